@@ -1,0 +1,35 @@
+package io.lastcall.connector;
+
+/**
+ * What an activation reports over JMX, under
+ * {@code io.lastcall.connector:type=Activation,name=<queue>}. Read by the application's health
+ * resource with plain JMX attribute names, so it never links against this class.
+ */
+public interface ActivationStatusMXBean {
+
+    String getQueue();
+
+    String getBroker();
+
+    int getConsumersConfigured();
+
+    /** Consumers whose channel is open and registered with basic.consume right now. */
+    int getConsumersConnected();
+
+    int getPrefetch();
+
+    long getDelivered();
+
+    long getAcknowledged();
+
+    /** Nacked with requeue after an exception or a rollback. */
+    long getRequeued();
+
+    /** Rejected without requeue after maxRedeliveries, i.e. sent to the dead-letter exchange. */
+    long getRejected();
+
+    String getLastError();
+
+    /** Epoch ms of the last error, 0 if none. */
+    long getLastErrorAt();
+}

@@ -1,0 +1,255 @@
+package io.lastcall.connector;
+
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import com.rabbitmq.client.ConnectionFactory;
+import com.rabbitmq.client.Delivery;
+import com.rabbitmq.client.ShutdownSignalException;
+import jakarta.jms.JMSException;
+import jakarta.jms.Message;
+import jakarta.resource.spi.work.Work;
+import java.io.IOException;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * One consumer of one activation, run on a container WorkManager thread for as long as the
+ * activation lives. It owns its connection and channel and rebuilds both after any loss (the
+ * client's own recovery is off: acks on a recovered channel with old delivery tags fail and
+ * strand messages). Deliveries are handed from the client's thread to this one through a queue
+ * that never holds more than {@code prefetch} messages; a lost channel's queue is dropped, since
+ * the broker redelivers everything that was unacknowledged on it.
+ */
+final class ConsumerWork implements Work {
+
+    private static final Logger LOG = Logger.getLogger(ConsumerWork.class.getName());
+    private static final long INITIAL_RECONNECT_DELAY_MS = 500;
+
+    private final ConsumerSettings settings;
+    private final int index;
+    private final EndpointDelivery endpoint;
+    private final RedeliveryTracker tracker;
+    private final ActivationStatus status;
+    private final CountDownLatch finished = new CountDownLatch(1);
+    private final Object sleeper = new Object();
+
+    private volatile boolean running = true;
+    private volatile Thread thread;
+    private volatile Connection connection;
+
+    ConsumerWork(ConsumerSettings settings, int index, EndpointDelivery endpoint,
+            RedeliveryTracker tracker, ActivationStatus status) {
+        this.settings = settings;
+        this.index = index;
+        this.endpoint = endpoint;
+        this.tracker = tracker;
+        this.status = status;
+    }
+
+    private String name() {
+        return "consumer " + index + "/" + settings.consumers() + " of queue '" + settings.queue() + "'";
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        long delay = INITIAL_RECONNECT_DELAY_MS;
+        int failures = 0;
+        String lastProblem = null;
+        try {
+            while (running) {
+                try {
+                    consumeUntilLost();
+                    delay = INITIAL_RECONNECT_DELAY_MS;
+                    failures = 0;
+                    lastProblem = null;
+                    continue;
+                } catch (IOException | TimeoutException | ShutdownSignalException e) {
+                    if (!running) {
+                        break;
+                    }
+                    failures++;
+                    String problem = describe(e);
+                    status.error(problem);
+                    // loud on the first failure and whenever the cause changes, then every 10th try
+                    if (!problem.equals(lastProblem) || failures % 10 == 0) {
+                        LOG.warning("RabbitMQ " + name() + " on " + settings.host() + ":" + settings.port()
+                                + " unavailable (attempt " + failures + "): " + problem
+                                + "; retrying in " + delay + " ms");
+                    }
+                    lastProblem = problem;
+                }
+                pause(delay);
+                delay = Math.min(delay * 2, settings.reconnectMaxDelayMs());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            thread = null;
+            finished.countDown();
+        }
+    }
+
+    private void consumeUntilLost() throws IOException, TimeoutException, InterruptedException {
+        ConnectionFactory factory = new ConnectionFactory();
+        factory.setHost(settings.host());
+        factory.setPort(settings.port());
+        factory.setVirtualHost(settings.virtualHost());
+        factory.setUsername(settings.username());
+        factory.setPassword(settings.password());
+        factory.setAutomaticRecoveryEnabled(false);
+        factory.setTopologyRecoveryEnabled(false);
+        factory.setConnectionTimeout(5_000);
+        factory.setRequestedHeartbeat(30);
+        BlockingQueue<Delivery> handoff = new LinkedBlockingQueue<>();
+        Connection conn = factory.newConnection("lastcall-connector " + name());
+        connection = conn;
+        boolean counted = false;
+        try {
+            Channel channel = conn.createChannel();
+            channel.basicQos(settings.prefetch());
+            AtomicBoolean cancelled = new AtomicBoolean();
+            String tag = channel.basicConsume(settings.queue(), false,
+                    (consumerTag, delivery) -> handoff.add(delivery),
+                    consumerTag -> cancelled.set(true));
+            status.consumerConnected();
+            counted = true;
+            LOG.info("RabbitMQ " + name() + " consuming: " + settings.describe());
+            while (running && channel.isOpen() && !cancelled.get()) {
+                Delivery delivery = handoff.poll(250, TimeUnit.MILLISECONDS);
+                if (delivery != null) {
+                    handle(channel, delivery);
+                }
+            }
+            if (cancelled.get() && running) {
+                throw new IOException("the broker cancelled the consumer (queue deleted?)");
+            }
+            if (running) {
+                ShutdownSignalException cause = channel.getCloseReason();
+                if (cause != null) {
+                    throw cause;
+                }
+                throw new IOException("channel closed");
+            }
+            cancelQuietly(channel, tag);
+        } finally {
+            if (counted) {
+                status.consumerDisconnected();
+            }
+            connection = null;
+            closeQuietly(conn);
+        }
+    }
+
+    private void handle(Channel channel, Delivery delivery) throws IOException {
+        long tag = delivery.getEnvelope().getDeliveryTag();
+        String key = JmsMessages.key(delivery);
+        Integer brokerCount = JmsMessages.brokerDeliveryCount(delivery);
+        status.delivered();
+        EndpointDelivery.Result result;
+        try {
+            Message message = JmsMessages.toJms(delivery, settings.queue(), tracker.failuresSoFar(key, brokerCount));
+            result = endpoint.deliver(message);
+        } catch (JMSException e) {
+            result = new EndpointDelivery.Result("cannot build a JMS message from the delivery: " + e);
+        }
+        if (!channel.isOpen()) {
+            // the broker redelivers it: processing may be repeated, never lost
+            LOG.warning("RabbitMQ " + name() + ": channel closed while message " + key
+                    + " was processed (" + (result.ok() ? "processed" : result.failure())
+                    + "); the broker will redeliver it");
+            return;
+        }
+        if (result.ok()) {
+            channel.basicAck(tag, false);
+            tracker.succeeded(key);
+            status.acknowledged();
+        } else if (tracker.failedMayRequeue(key, brokerCount)) {
+            LOG.log(Level.INFO, "RabbitMQ " + name() + ": message " + key + " not acknowledged ("
+                    + result.failure() + "); requeued for redelivery");
+            channel.basicNack(tag, false, true);
+            status.requeued();
+        } else {
+            LOG.warning("RabbitMQ " + name() + ": message " + key + " failed "
+                    + (settings.maxRedeliveries() + 1) + " deliveries (last: " + result.failure()
+                    + "); rejected without requeue, to the queue's dead-letter exchange if it has one");
+            channel.basicReject(tag, false);
+            status.rejected();
+            status.error("rejected " + key + ": " + result.failure());
+        }
+    }
+
+    /** Stops after the delivery in progress; unacknowledged prefetched messages return to the queue. */
+    void stop() {
+        running = false;
+        synchronized (sleeper) {
+            sleeper.notifyAll();
+        }
+    }
+
+    boolean awaitFinished(long timeoutMs) throws InterruptedException {
+        return finished.await(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    /** After the shutdown timeout: interrupt the delivery and drop the connection. */
+    void abort() {
+        Thread t = thread;
+        if (t != null) {
+            t.interrupt();
+        }
+        Connection conn = connection;
+        if (conn != null) {
+            conn.abort(1_000);
+        }
+    }
+
+    @Override
+    public void release() {
+        stop();
+    }
+
+    private void pause(long ms) throws InterruptedException {
+        synchronized (sleeper) {
+            if (running) {
+                sleeper.wait(ms);
+            }
+        }
+    }
+
+    private static String describe(Exception e) {
+        if (e instanceof ShutdownSignalException s) {
+            return "connection or channel closed: " + s.getMessage();
+        }
+        Throwable cause = e.getCause();
+        if (cause instanceof ShutdownSignalException s) {
+            // e.g. basic.consume on a missing queue: "NOT_FOUND - no queue 'x' in vhost '/'"
+            return s.getMessage();
+        }
+        return e.getClass().getSimpleName() + ": " + e.getMessage()
+                + (cause == null ? "" : " (" + cause + ")");
+    }
+
+    private static void cancelQuietly(Channel channel, String tag) {
+        try {
+            channel.basicCancel(tag);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "basic.cancel failed", e);
+        }
+    }
+
+    private static void closeQuietly(Connection conn) {
+        try {
+            if (conn.isOpen()) {
+                conn.close(2_000);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "connection close failed", e);
+        }
+    }
+}

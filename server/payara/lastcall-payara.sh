@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Provision and run a Payara Server 6 domain for lastcall. Used by ./lastcall (the run command)
+# and by src-it (the integration tests), each with its own runtime directory and port base.
+#
+#   lastcall-payara.sh install        unpack $LC_DIST_ZIP into $LC_RUNTIME/payara6 (once)
+#   lastcall-payara.sh start          create + configure the domain (once), start it, point
+#                                     jdbc/lastcall at the pool chosen by $LC_DB
+#   lastcall-payara.sh deploy EAR     (re)deploy the EAR as application "lastcall"
+#   lastcall-payara.sh stop | status
+#
+# Environment (defaults in brackets):
+#   LC_RUNTIME   runtime directory holding payara6/ and domains/   [required]
+#   LC_DIST_ZIP  the Payara distribution zip (from Maven)           [required for install]
+#   LC_PG_JAR    the PostgreSQL JDBC driver jar, copied to the domain's lib/
+#   LC_DOMAIN    domain name                                        [lastcall]
+#   LC_PORTBASE  Payara port base: admin = base+48, http = base+80  [8000]
+#   LC_DB        h2 | postgres: what jdbc/lastcall points at        [h2]
+#   LASTCALL_PG_HOST/_PORT/_DATABASE/_USER/_PASSWORD                [127.0.0.1/5432/lastcall/lastcall/lastcall]
+# Every other LASTCALL_* variable in the environment of "start" reaches the server, where
+# MicroProfile Config reads it (LASTCALL_DISPATCH_PERMITS -> lastcall.dispatch.permits).
+set -euo pipefail
+
+: "${LC_RUNTIME:?LC_RUNTIME must name the runtime directory}"
+LC_DOMAIN=${LC_DOMAIN:-lastcall}
+LC_PORTBASE=${LC_PORTBASE:-8000}
+LC_DB=${LC_DB:-h2}
+ADMIN_PORT=$((LC_PORTBASE + 48))
+HTTP_PORT=$((LC_PORTBASE + 80))
+PAYARA="$LC_RUNTIME/payara6"
+DOMAINS="$LC_RUNTIME/domains"
+ASADMIN="$PAYARA/bin/asadmin"
+
+say() { printf '[payara:%s] %s\n' "$LC_DOMAIN" "$*"; }
+die() { printf '[payara:%s] ERROR: %s\n' "$LC_DOMAIN" "$*" >&2; exit 1; }
+remote() { "$ASADMIN" --host 127.0.0.1 --port "$ADMIN_PORT" --interactive=false "$@"; }
+
+install() {
+  if [ -x "$ASADMIN" ]; then return 0; fi
+  [ -f "${LC_DIST_ZIP:-}" ] || die "Payara distribution zip not found (LC_DIST_ZIP='${LC_DIST_ZIP:-}')"
+  say "unpacking $(basename "$LC_DIST_ZIP") into $LC_RUNTIME"
+  mkdir -p "$LC_RUNTIME"
+  unzip -q -o "$LC_DIST_ZIP" -d "$LC_RUNTIME"
+  [ -x "$ASADMIN" ] || die "no bin/asadmin after unpacking $LC_DIST_ZIP"
+}
+
+running() {
+  "$ASADMIN" list-domains --domaindir "$DOMAINS" 2>/dev/null | grep -q "^$LC_DOMAIN running"
+}
+
+create_domain() {
+  if [ -d "$DOMAINS/$LC_DOMAIN" ]; then return 0; fi
+  say "creating domain (port base $LC_PORTBASE: admin $ADMIN_PORT, http $HTTP_PORT)"
+  "$ASADMIN" --interactive=false create-domain --nopassword=true --portbase "$LC_PORTBASE" \
+    --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null
+  touch "$DOMAINS/$LC_DOMAIN/.lastcall-unconfigured"
+}
+
+# Runs once, right after the first start of a new domain.
+configure_domain() {
+  local marker="$DOMAINS/$LC_DOMAIN/.lastcall-unconfigured"
+  [ -f "$marker" ] || return 0
+  say "configuring JDBC pools jdbc/lastcall-h2 and jdbc/lastcall-pg"
+  local pg_host=${LASTCALL_PG_HOST:-127.0.0.1} pg_port=${LASTCALL_PG_PORT:-5432}
+  local pg_db=${LASTCALL_PG_DATABASE:-lastcall} pg_user=${LASTCALL_PG_USER:-lastcall}
+  local pg_password=${LASTCALL_PG_PASSWORD:-lastcall}
+  local script="$DOMAINS/$LC_DOMAIN/lastcall-setup.asadmin"
+  cat > "$script" <<ASADMIN
+create-jdbc-connection-pool --datasourceclassname org.h2.jdbcx.JdbcDataSource --restype javax.sql.XADataSource --steadypoolsize 2 --maxpoolsize 32 --property URL=jdbc\\\\:h2\\\\:\${com.sun.aas.instanceRoot}/lib/databases/lastcall lastcall-h2
+create-jdbc-resource --connectionpoolid lastcall-h2 jdbc/lastcall-h2
+create-jdbc-connection-pool --datasourceclassname org.postgresql.xa.PGXADataSource --restype javax.sql.XADataSource --steadypoolsize 0 --maxpoolsize 32 --isconnectvalidatereq true --validationmethod auto-commit --failconnection true --property serverName=$pg_host:portNumber=$pg_port:databaseName=$pg_db:user=$pg_user:password=$pg_password lastcall-pg
+create-jdbc-resource --connectionpoolid lastcall-pg jdbc/lastcall-pg
+create-jdbc-resource --connectionpoolid lastcall-h2 jdbc/lastcall
+ASADMIN
+  remote multimode --file "$script" >/dev/null || die "domain configuration failed (see $script)"
+  rm -f "$marker"
+}
+
+select_database() {
+  local pool
+  case "$LC_DB" in
+    h2) pool=lastcall-h2 ;;
+    postgres|postgresql|pg) pool=lastcall-pg ;;
+    *) die "LC_DB must be h2 or postgres, not '$LC_DB'" ;;
+  esac
+  local current
+  current=$(remote get resources.jdbc-resource.jdbc/lastcall.pool-name 2>/dev/null | sed -n 's/.*pool-name=//p')
+  if [ "$current" != "$pool" ]; then
+    say "pointing jdbc/lastcall at $pool"
+    remote set "resources.jdbc-resource.jdbc/lastcall.pool-name=$pool" >/dev/null
+  fi
+}
+
+start() {
+  install
+  create_domain
+  if [ -n "${LC_PG_JAR:-}" ] && [ ! -f "$DOMAINS/$LC_DOMAIN/lib/$(basename "$LC_PG_JAR")" ]; then
+    cp "$LC_PG_JAR" "$DOMAINS/$LC_DOMAIN/lib/"
+  fi
+  if running; then
+    say "already running (admin $ADMIN_PORT, http $HTTP_PORT)"
+  else
+    say "starting (admin $ADMIN_PORT, http $HTTP_PORT)"
+    "$ASADMIN" start-domain --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null \
+      || die "start-domain failed; see $DOMAINS/$LC_DOMAIN/logs/server.log"
+  fi
+  configure_domain
+  select_database
+}
+
+deploy() {
+  local ear=${1:?deploy needs the EAR path}
+  [ -f "$ear" ] || die "no EAR at $ear (build it with: mvn -DskipTests package)"
+  say "deploying $(basename "$ear")"
+  remote deploy --force=true --name lastcall "$ear" >/dev/null \
+    || die "deploy failed; see $DOMAINS/$LC_DOMAIN/logs/server.log"
+}
+
+stop() {
+  if [ -x "$ASADMIN" ] && running; then
+    say "stopping"
+    "$ASADMIN" stop-domain --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null
+  else
+    say "not running"
+  fi
+}
+
+status() {
+  if [ -x "$ASADMIN" ] && running; then
+    say "running: admin http://127.0.0.1:$ADMIN_PORT, http http://127.0.0.1:$HTTP_PORT, database $(remote get resources.jdbc-resource.jdbc/lastcall.pool-name 2>/dev/null | sed -n 's/.*pool-name=//p')"
+  else
+    say "not running"
+    return 1
+  fi
+}
+
+case "${1:-}" in
+  install) install ;;
+  start) start ;;
+  deploy) shift; deploy "$@" ;;
+  stop) stop ;;
+  status) status ;;
+  *) echo "usage: $0 install|start|deploy EAR|stop|status" >&2; exit 2 ;;
+esac

@@ -1,0 +1,82 @@
+package io.lastcall.web;
+
+import io.lastcall.broker.BrokerTopology;
+import io.lastcall.health.ConsumerStatus;
+import io.lastcall.health.DatabaseProbe;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code GET /api/health}: 200 when the database answers, the topology is declared and every
+ * RabbitMQ consumer of every activation is connected; 503 otherwise, with the reasons.
+ */
+@RequestScoped
+@Path("health")
+@Produces(MediaType.APPLICATION_JSON)
+public class HealthResource {
+
+    @EJB
+    DatabaseProbe database;
+
+    @EJB
+    BrokerTopology topology;
+
+    @GET
+    public Response health() {
+        Map<String, Object> body = new LinkedHashMap<>();
+        boolean up = true;
+
+        Map<String, Object> db = new LinkedHashMap<>();
+        try {
+            db.put("status", "UP");
+            db.put("product", database.check());
+        } catch (RuntimeException e) {
+            up = false;
+            db.put("status", "DOWN");
+            db.put("error", String.valueOf(e.getMessage()));
+        }
+
+        Map<String, Object> broker = new LinkedHashMap<>();
+        List<ConsumerStatus.Activation> activations = ConsumerStatus.activations();
+        boolean consumersConnected = !activations.isEmpty()
+                && activations.stream().allMatch(ConsumerStatus.Activation::connected);
+        boolean brokerUp = consumersConnected && topology.declared();
+        up &= brokerUp;
+        broker.put("status", brokerUp ? "UP" : "DOWN");
+        broker.put("connected", consumersConnected);
+        broker.put("topology_declared", topology.declared());
+        if (!topology.declared()) {
+            broker.put("topology_error", topology.lastProblem());
+        }
+        broker.put("consumers", activations.stream().map(HealthResource::view).toList());
+
+        body.put("status", up ? "UP" : "DOWN");
+        body.put("database", db);
+        body.put("broker", broker);
+        return Response.status(up ? 200 : 503).entity(body).build();
+    }
+
+    private static Map<String, Object> view(ConsumerStatus.Activation a) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("queue", a.queue());
+        v.put("broker", a.broker());
+        v.put("connected", a.connected());
+        v.put("consumers_connected", a.consumersConnected());
+        v.put("consumers_configured", a.consumersConfigured());
+        v.put("prefetch", a.prefetch());
+        v.put("delivered", a.delivered());
+        v.put("acknowledged", a.acknowledged());
+        v.put("requeued", a.requeued());
+        v.put("rejected", a.rejected());
+        v.put("last_error", a.lastError());
+        return v;
+    }
+}
