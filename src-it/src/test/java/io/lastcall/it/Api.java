@@ -1,0 +1,71 @@
+package io.lastcall.it;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonStructure;
+import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+
+/** lastcall's REST API under test, over real HTTP. */
+public final class Api {
+
+    /** One row of GET /api/deliveries. */
+    public record Delivery(String messageId, String queue, String body, boolean redelivered) {
+    }
+
+    public record Reply(int status, JsonStructure json) {
+    }
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private Api() {
+    }
+
+    public static Reply get(String path) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(ItConfig.baseUrl() + path))
+                .timeout(Duration.ofSeconds(30)).header("Accept", "application/json").GET().build();
+        try {
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
+                return new Reply(response.statusCode(), reader.read());
+            } catch (RuntimeException notJson) {
+                throw new IllegalStateException("GET " + path + " -> " + response.statusCode() + ", not JSON: "
+                        + response.body(), notJson);
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("GET " + path + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Rows the application recorded for a queue, newest first. */
+    public static List<Delivery> deliveries(String queue) {
+        Reply reply = get("/api/deliveries?limit=10000&queue=" + URLEncoder.encode(queue, StandardCharsets.UTF_8));
+        if (reply.status() != 200) {
+            throw new IllegalStateException("GET /api/deliveries -> " + reply.status() + ": " + reply.json());
+        }
+        return reply.json().asJsonArray().stream().map(JsonValue::asJsonObject).map(Api::delivery).toList();
+    }
+
+    /** Rows for a queue whose body starts with the prefix. */
+    public static List<Delivery> deliveries(String queue, String bodyPrefix) {
+        return deliveries(queue).stream().filter(d -> d.body() != null && d.body().startsWith(bodyPrefix)).toList();
+    }
+
+    private static Delivery delivery(JsonObject o) {
+        return new Delivery(o.getString("message_id"), o.getString("queue"),
+                o.isNull("body") ? null : o.getString("body"), o.getBoolean("redelivered"));
+    }
+}

@@ -1,0 +1,73 @@
+package io.lastcall.it;
+
+import io.lastcall.it.probe.ProbeQueues;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import org.jboss.shrinkwrap.api.Node;
+import org.jboss.shrinkwrap.api.ShrinkWrap;
+import org.jboss.shrinkwrap.api.asset.StringAsset;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.jboss.shrinkwrap.api.spec.JavaArchive;
+
+/**
+ * The EAR under test: the real lastcall.ear as the build made it, plus an EJB module of probe
+ * MDBs. For the PostgreSQL run the ledger's persistence unit is pointed at jdbc/lastcall-pg;
+ * nothing else differs.
+ */
+public final class Deployments {
+
+    static final String EJB_MODULE = "lastcall-ejb.jar";
+    static final String PROBE_MODULE = "lastcall-it-probes.jar";
+
+    private Deployments() {
+    }
+
+    public static EnterpriseArchive lastcallWithProbes() {
+        EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, ItConfig.ear().toFile());
+        ear.setApplicationXML(new StringAsset(withProbeModule(text(ear.get("META-INF/application.xml")))));
+        if (ItConfig.postgres()) {
+            ear.delete(EJB_MODULE);
+            JavaArchive ejb = ShrinkWrap.createFromZipFile(JavaArchive.class, ItConfig.ejbJar().toFile());
+            String persistence = text(ejb.get("META-INF/persistence.xml"));
+            String onPostgres = persistence.replace("<jta-data-source>jdbc/lastcall</jta-data-source>",
+                    "<jta-data-source>jdbc/lastcall-pg</jta-data-source>");
+            if (onPostgres.equals(persistence)) {
+                throw new IllegalStateException("persistence.xml no longer names jdbc/lastcall: " + persistence);
+            }
+            ejb.delete("META-INF/persistence.xml");
+            ejb.addAsManifestResource(new StringAsset(onPostgres), "persistence.xml");
+            ear.addAsModule(ejb);
+        }
+        ear.addAsModule(ShrinkWrap.create(JavaArchive.class, PROBE_MODULE).addPackage(ProbeQueues.class.getPackage()));
+        return ear;
+    }
+
+    /** Fresh probe queues: nothing left over from an earlier run. */
+    public static void freshProbeQueues() {
+        Broker.freshQueue(ProbeQueues.FLAKY, ProbeQueues.FLAKY_DLX, ProbeQueues.FLAKY_DEAD);
+        Broker.freshQueue(ProbeQueues.BLOCKING, null, null);
+        Broker.freshQueue(ProbeQueues.RELEASE, null, null);
+        Broker.freshQueue(ProbeQueues.SLOW, null, null);
+    }
+
+    private static String withProbeModule(String applicationXml) {
+        String module = "  <module>\n    <ejb>" + PROBE_MODULE + "</ejb>\n  </module>\n  <library-directory>";
+        String result = applicationXml.replace("<library-directory>", module);
+        if (result.equals(applicationXml)) {
+            throw new IllegalStateException("application.xml has no <library-directory>: " + applicationXml);
+        }
+        return result;
+    }
+
+    private static String text(Node node) {
+        if (node == null) {
+            throw new IllegalStateException("missing entry in the EAR under test");
+        }
+        try (InputStream in = node.getAsset().openStream()) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
