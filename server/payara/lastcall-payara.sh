@@ -6,6 +6,7 @@
 #   lastcall-payara.sh start          create + configure the domain (once), start it, point
 #                                     jdbc/lastcall at the pool chosen by $LC_DB
 #   lastcall-payara.sh deploy EAR     (re)deploy the EAR as application "lastcall"
+#   lastcall-payara.sh deployed       exit 0 if application "lastcall" is deployed
 #   lastcall-payara.sh stop | status
 #
 # Environment (defaults in brackets):
@@ -115,6 +116,10 @@ deploy() {
     || die "deploy failed; see $DOMAINS/$LC_DOMAIN/logs/server.log"
 }
 
+deployed() {
+  running && remote list-applications 2>/dev/null | grep -q '^lastcall '
+}
+
 stop() {
   if [ -x "$ASADMIN" ] && running; then
     say "stopping"
@@ -137,7 +142,8 @@ case "${1:-}" in
   install) install ;;
   start) start ;;
   deploy) shift; deploy "$@" ;;
+  deployed) deployed ;;
   stop) stop ;;
   status) status ;;
-  *) echo "usage: $0 install|start|deploy EAR|stop|status" >&2; exit 2 ;;
+  *) echo "usage: $0 install|start|deploy EAR|deployed|stop|status" >&2; exit 2 ;;
 esac

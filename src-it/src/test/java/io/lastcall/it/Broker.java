@@ -101,7 +101,7 @@ public final class Broker {
     }
 
     public static QueueCounts counts(String queue) {
-        for (String line : rabbitmqctl("list_queues", "name", "messages_ready", "messages_unacknowledged", "consumers")) {
+        for (String line : rabbitmqctl("list_queues", "--no-table-headers", "name", "messages_ready", "messages_unacknowledged", "consumers")) {
             String[] f = line.trim().split("\\s+");
             if (f.length == 4 && f[0].equals(queue)) {
                 return new QueueCounts(queue, Integer.parseInt(f[1]), Integer.parseInt(f[2]), Integer.parseInt(f[3]));
@@ -113,7 +113,7 @@ public final class Broker {
     /** The prefetch count of each consumer on the queue. */
     public static List<Integer> consumerPrefetch(String queue) {
         List<Integer> prefetch = new ArrayList<>();
-        for (String line : rabbitmqctl("list_consumers", "queue_name", "prefetch_count")) {
+        for (String line : rabbitmqctl("list_consumers", "--no-table-headers", "queue_name", "prefetch_count")) {
             String[] f = line.trim().split("\\s+");
             if (f.length == 2 && f[0].equals(queue)) {
                 prefetch.add(Integer.parseInt(f[1]));
@@ -122,11 +122,11 @@ public final class Broker {
         return prefetch;
     }
 
-    private static List<String> rabbitmqctl(String... args) {
+    /** Runs rabbitmqctl (the broker's own CLI) and returns its output lines. */
+    public static List<String> rabbitmqctl(String... args) {
         List<String> command = new ArrayList<>();
         command.add(new java.io.File("/usr/sbin/rabbitmqctl").canExecute() ? "/usr/sbin/rabbitmqctl" : "rabbitmqctl");
         command.add("-q");
-        command.add("--no-table-headers");
         command.addAll(List.of(args));
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();

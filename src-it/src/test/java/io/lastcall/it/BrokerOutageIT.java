@@ -1,0 +1,50 @@
+package io.lastcall.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import io.lastcall.it.Api.Reply;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.UUID;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The broker goes away and comes back: health says so, consumers reconnect, delivery resumes. */
+@ExtendWith(ArquillianExtension.class)
+class BrokerOutageIT {
+
+    private static final Duration WAIT = Duration.ofSeconds(90);
+
+    @Deployment(testable = false)
+    static EnterpriseArchive deployment() {
+        Deployments.freshProbeQueues();
+        return Deployments.lastcallWithProbes();
+    }
+
+    @Test
+    void consumersReconnectAfterTheBrokerRestarts() {
+        Await.until("healthy", WAIT, () -> Api.get("/api/health"), r -> r.status() == 200);
+
+        Broker.rabbitmqctl("stop_app");
+        try {
+            Reply down = Await.until("health reports the broker lost", WAIT, () -> Api.get("/api/health"),
+                    r -> r.status() == 503);
+            JsonObject broker = down.json().asJsonObject().getJsonObject("broker");
+            assertFalse(broker.getBoolean("connected"), broker.toString());
+            assertEquals("DOWN", broker.getString("status"));
+        } finally {
+            Broker.rabbitmqctl("start_app");
+        }
+
+        Await.until("health reports consumers back", WAIT, () -> Api.get("/api/health"), r -> r.status() == 200);
+        String body = "after-outage-" + UUID.randomUUID();
+        Broker.publish(ItConfig.workerQueue(), body, body);
+        Await.until("the delivery row", WAIT, () -> Api.deliveries(ItConfig.workerQueue(), body), r -> r.size() == 1);
+        Await.until("queue drained and acked", WAIT, () -> Broker.counts(ItConfig.workerQueue()),
+                c -> c.ready() == 0 && c.unacked() == 0);
+    }
+}
