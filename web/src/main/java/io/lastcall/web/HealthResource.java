@@ -1,6 +1,8 @@
 package io.lastcall.web;
 
 import io.lastcall.broker.BrokerTopology;
+import io.lastcall.clock.ClockHealth;
+import io.lastcall.dispatch.DispatchPermits;
 import io.lastcall.health.ConsumerStatus;
 import io.lastcall.health.DatabaseProbe;
 import jakarta.ejb.EJB;
@@ -15,8 +17,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@code GET /api/health}: 200 when the database answers, the topology is declared and every
- * RabbitMQ consumer of every activation is connected; 503 otherwise, with the reasons.
+ * {@code GET /api/health}: 200 when the database answers, the topology is declared, every
+ * RabbitMQ consumer of every activation is connected and the clock admits jobs; 503 otherwise,
+ * with the reasons. Also reports dispatch permits in use and jobs waiting locally for one.
  */
 @RequestScoped
 @Path("health")
@@ -28,6 +31,12 @@ public class HealthResource {
 
     @EJB
     BrokerTopology topology;
+
+    @EJB
+    ClockHealth clock;
+
+    @EJB
+    DispatchPermits permits;
 
     @GET
     public Response health() {
@@ -58,9 +67,25 @@ public class HealthResource {
         }
         broker.put("consumers", activations.stream().map(HealthResource::view).toList());
 
+        ClockHealth.Reading reading = clock.current();
+        Map<String, Object> clockView = new LinkedHashMap<>();
+        clockView.put("status", reading.status().name());
+        clockView.put("reference", reading.reference());
+        clockView.put("skew_ms", reading.skewMs());
+        clockView.put("detail", reading.detail());
+        clockView.put("admitting", clock.admits());
+        up &= clock.admits();
+
+        Map<String, Object> dispatch = new LinkedHashMap<>();
+        dispatch.put("permits", permits.size());
+        dispatch.put("in_use", permits.inUse());
+        dispatch.put("waiting", permits.waiting());
+
         body.put("status", up ? "UP" : "DOWN");
         body.put("database", db);
         body.put("broker", broker);
+        body.put("clock", clockView);
+        body.put("dispatch", dispatch);
         return Response.status(up ? 200 : 503).entity(body).build();
     }
 

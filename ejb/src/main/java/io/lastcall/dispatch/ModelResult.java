@@ -1,0 +1,27 @@
+package io.lastcall.dispatch;
+
+/** What one call to the model backend came to. */
+public record ModelResult(Kind kind, Integer httpStatus, Long promptTokens, Long completionTokens, String content,
+        String error) {
+
+    public enum Kind {
+        /** a 2xx answer, usage as reported */
+        COMPLETED,
+        /** refused or failed without the work having run (connect failure, an error status) */
+        FAILED,
+        /** may have run remotely: timeout or a broken connection after the request left */
+        UNKNOWN
+    }
+
+    public static ModelResult completed(int status, Long prompt, Long completion, String content) {
+        return new ModelResult(Kind.COMPLETED, status, prompt, completion, content, null);
+    }
+
+    public static ModelResult failed(Integer status, String error) {
+        return new ModelResult(Kind.FAILED, status, null, null, null, error);
+    }
+
+    public static ModelResult unknown(String error) {
+        return new ModelResult(Kind.UNKNOWN, null, null, null, null, error);
+    }
+}

@@ -1,0 +1,38 @@
+package io.lastcall.dispatch;
+
+import jakarta.ejb.ActivationConfigProperty;
+import jakarta.ejb.EJB;
+import jakarta.ejb.MessageDriven;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.jms.Message;
+import jakarta.jms.MessageListener;
+import io.lastcall.receipt.ReceivedMessage;
+
+/**
+ * Consumes the worker queue through the lastcall RabbitMQ adapter (bound in
+ * glassfish-ejb-jar.xml) and hands each reference to the {@link Worker}. Broker and consumer
+ * settings come from MicroProfile Config under {@code lastcall.broker.*} and
+ * {@code lastcall.worker.*}; the values below are defaults. NOT_SUPPORTED: the worker runs its
+ * own short transactions and none spans the model call; the message is acknowledged when
+ * {@code onMessage} returns.
+ */
+@MessageDriven(name = "WorkerMdb", activationConfig = {
+    @ActivationConfigProperty(propertyName = "connectionConfig", propertyValue = "lastcall.broker"),
+    @ActivationConfigProperty(propertyName = "consumerConfig", propertyValue = "lastcall.worker"),
+    @ActivationConfigProperty(propertyName = "queue", propertyValue = "lastcall.work"),
+    @ActivationConfigProperty(propertyName = "prefetch", propertyValue = "2"),
+    @ActivationConfigProperty(propertyName = "consumers", propertyValue = "4"),
+    @ActivationConfigProperty(propertyName = "maxRedeliveries", propertyValue = "5")
+})
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class WorkerMdb implements MessageListener {
+
+    @EJB
+    private Worker worker;
+
+    @Override
+    public void onMessage(Message message) {
+        worker.process(ReceivedMessage.from(message, System.currentTimeMillis()));
+    }
+}

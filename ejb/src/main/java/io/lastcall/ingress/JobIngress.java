@@ -1,0 +1,103 @@
+package io.lastcall.ingress;
+
+import io.lastcall.clock.ClockHealth;
+import io.lastcall.dispatch.JobLedger;
+import io.lastcall.job.Deadline;
+import io.lastcall.job.Job;
+import io.lastcall.job.Reference;
+import io.lastcall.policy.Pricing;
+import io.lastcall.policy.Settings;
+import io.lastcall.policy.WorkloadPolicy;
+import jakarta.ejb.EJB;
+import jakarta.ejb.EJBException;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import jakarta.json.JsonObject;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * Submission (SPEC §2): clock health, validation, idempotent persist, then the reference is
+ * published with a TTL of the remaining lifetime and confirmed. No transaction spans the publish.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class JobIngress {
+
+    /** 201 for a new job, 200 for a repeat, else a rejection. */
+    public record Outcome(int status, String jobId, Rejection rejection, String message) {
+        static Outcome refused(Rejection rejection, String message) {
+            return new Outcome(rejection.status(), null, rejection, message);
+        }
+    }
+
+    @EJB
+    JobLedger ledger;
+
+    @EJB
+    ReferencePublisher publisher;
+
+    @EJB
+    ClockHealth clockHealth;
+
+    @Inject
+    Settings settings;
+
+    @Inject
+    Clock clock;
+
+    public Outcome submit(JsonObject envelope) {
+        if (!clockHealth.admits()) {
+            ClockHealth.Reading reading = clockHealth.current();
+            return Outcome.refused(Rejection.CLOCK_UNHEALTHY, "clock " + reading.status() + " against "
+                    + reading.reference() + ": " + reading.detail() + "; admission is stopped");
+        }
+        long uncertainty = settings.clockUncertaintyMs() + clockHealth.extraMarginMs();
+        long now = clock.millis();
+        SubmissionValidator.Result result = SubmissionValidator.validate(envelope, now, uncertainty, settings::workload,
+                settings.schemaVersions());
+        if (!result.valid()) {
+            return Outcome.refused(result.rejection(), result.message());
+        }
+        Submission s = result.submission();
+        Optional<Outcome> repeat = repeatOf(s);
+        if (repeat.isPresent()) {
+            return repeat.get();
+        }
+        Pricing pricing = settings.pricing();
+        Job job = new Job(s.jobId(), s.workload(), s.schemaVersion(), now, s.expiresAt(), s.semantics(),
+                s.minExecutionMs(), s.subject(), s.sourceRevision(), s.model(), s.payload(),
+                pricing.estimate(s.model(), s.promptChars(), s.maxTokens()), pricing.revision());
+        try {
+            ledger.accept(job);
+        } catch (EJBException concurrentDuplicate) {
+            return repeatOf(s).orElseThrow(() -> concurrentDuplicate);
+        }
+        publish(job, settings.workloadOrDefault(s.workload()));
+        return new Outcome(201, s.jobId(), null, null);
+    }
+
+    /** The same job_id again: the existing job, or a conflict if it asks for another deadline. */
+    private Optional<Outcome> repeatOf(Submission s) {
+        return ledger.find(s.jobId()).map(existing -> existing.getExpiresAt() == s.expiresAt()
+                ? new Outcome(200, existing.getJobId(), null, null)
+                : new Outcome(Rejection.DEADLINE_CONFLICT.status(), existing.getJobId(), Rejection.DEADLINE_CONFLICT,
+                        "job " + s.jobId() + " exists with expires_at " + existing.getExpiresAt()
+                                + "; a repeat cannot change its deadline"));
+    }
+
+    private void publish(Job job, WorkloadPolicy policy) {
+        long ttl = Deadline.publishTtlMs(job.getExpiresAt(), clock.millis(), policy.ttlCapMs());
+        if (ttl < 1) {
+            ledger.expireBeforePublish(job.getJobId(), clock.millis());
+            return;
+        }
+        Reference reference = new Reference(job.getJobId(), job.getGeneration(), job.getExpiresAt(),
+                job.getSchemaVersion());
+        if (publisher.publish(reference, ttl)) {
+            ledger.published(job.getJobId(), clock.millis());
+        }
+    }
+}

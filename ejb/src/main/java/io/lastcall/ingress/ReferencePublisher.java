@@ -1,0 +1,106 @@
+package io.lastcall.ingress;
+
+import com.rabbitmq.client.AMQP;
+import com.rabbitmq.client.Channel;
+import com.rabbitmq.client.Connection;
+import io.lastcall.broker.BrokerSettings;
+import io.lastcall.job.Reference;
+import io.lastcall.policy.Settings;
+import jakarta.annotation.PreDestroy;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Date;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Publishes job references to the worker queue with publisher confirms, on one connection and
+ * channel that are rebuilt after any failure. Publishing is serialized: one confirm at a time.
+ */
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class ReferencePublisher {
+
+    private static final Logger LOG = Logger.getLogger(ReferencePublisher.class.getName());
+    private static final long CONFIRM_TIMEOUT_MS = 5_000;
+
+    @Inject
+    BrokerSettings broker;
+
+    @Inject
+    Settings settings;
+
+    private Connection connection;
+    private Channel channel;
+    /** message id of the last basic.return; the broker sends it before the confirm */
+    private volatile String returnedId;
+
+    /**
+     * @param ttlMs the per-message expiration, ≥ 1 (the caller never publishes a 0: RabbitMQ reads
+     *     it as "expire now" and a JMS client as "never")
+     * @return true once the broker confirmed the message
+     */
+    public synchronized boolean publish(Reference reference, long ttlMs) {
+        if (ttlMs < 1) {
+            throw new IllegalArgumentException("refusing to publish " + reference.jobId() + " with ttl " + ttlMs);
+        }
+        AMQP.BasicProperties props = new AMQP.BasicProperties.Builder()
+                .messageId(reference.jobId()).contentType("application/json").deliveryMode(2)
+                .expiration(Long.toString(ttlMs)).timestamp(new Date())
+                .headers(Map.of("x-lastcall-expires-at", reference.expiresAt())).build();
+        try {
+            Channel ch = channel();
+            ch.basicPublish("", settings.workerQueue(), true, props, reference.toJson().getBytes(StandardCharsets.UTF_8));
+            if (ch.waitForConfirms(CONFIRM_TIMEOUT_MS)) {
+                return !reference.jobId().equals(returnedId);
+            }
+            LOG.warning("RabbitMQ nacked the reference of job " + reference.jobId());
+            return false;
+        } catch (IOException | TimeoutException | RuntimeException e) {
+            LOG.log(Level.WARNING, "Publishing the reference of job " + reference.jobId() + " to " + broker.describe()
+                    + " failed; it stays ACCEPTED for the reconciler: " + e, e);
+            close();
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private Channel channel() throws IOException, TimeoutException {
+        if (channel == null || !channel.isOpen()) {
+            close();
+            connection = broker.connectionFactory().newConnection("lastcall publisher");
+            channel = connection.createChannel();
+            channel.confirmSelect();
+            channel.addReturnListener(r -> {
+                returnedId = r.getProperties().getMessageId();
+                LOG.warning("RabbitMQ returned the unroutable reference of job " + returnedId + " (queue '"
+                        + r.getRoutingKey() + "' missing?): " + r.getReplyText());
+            });
+        }
+        return channel;
+    }
+
+    @PreDestroy
+    synchronized void close() {
+        try {
+            if (connection != null && connection.isOpen()) {
+                connection.close(2_000);
+            }
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.FINE, "closing the publisher connection", e);
+        }
+        connection = null;
+        channel = null;
+    }
+}

@@ -1,0 +1,36 @@
+package io.lastcall.ingress;
+
+/** Why ingress refused a submission: a stable machine-readable reason and its HTTP status. */
+public enum Rejection {
+    BODY_MALFORMED(400),
+    JOB_ID_MALFORMED(400),
+    WORKLOAD_MISSING(400),
+    WORKLOAD_UNKNOWN(422),
+    SCHEMA_MISSING(400),
+    SCHEMA_UNSUPPORTED(422),
+    DEADLINE_MISSING(400),
+    DEADLINE_MALFORMED(400),
+    DEADLINE_PASSED(422),
+    DEADLINE_TOO_FAR(422),
+    SEMANTICS_INVALID(400),
+    MIN_EXECUTION_MISSING(400),
+    MIN_EXECUTION_MALFORMED(400),
+    MIN_EXECUTION_DOES_NOT_FIT(422),
+    SUBJECT_MISSING(400),
+    REVISION_MISSING(400),
+    PAYLOAD_MISSING(400),
+    PAYLOAD_INVALID(400),
+    /** the same job_id with another deadline: a repeat cannot extend it */
+    DEADLINE_CONFLICT(409),
+    CLOCK_UNHEALTHY(503);
+
+    private final int status;
+
+    Rejection(int status) {
+        this.status = status;
+    }
+
+    public int status() {
+        return status;
+    }
+}

@@ -1,0 +1,172 @@
+package io.lastcall.ingress;
+
+import io.lastcall.job.Deadline;
+import io.lastcall.job.DeadlineSemantics;
+import io.lastcall.policy.WorkloadPolicy;
+import jakarta.json.JsonArray;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+
+/** Checks one envelope (SPEC §1–2). Pure: the caller supplies the time, the margin and the policies. */
+public final class SubmissionValidator {
+
+    /** Either a submission or the first problem found. */
+    public record Result(Submission submission, Rejection rejection, String message) {
+        public boolean valid() {
+            return submission != null;
+        }
+    }
+
+    private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
+    private static final long MAX_TOKENS_LIMIT = 1_000_000;
+
+    private SubmissionValidator() {
+    }
+
+    private static Result reject(Rejection reason, String message) {
+        return new Result(null, reason, message);
+    }
+
+    public static Result validate(JsonObject o, long now, long clockUncertaintyMs,
+            Function<String, Optional<WorkloadPolicy>> policies, Set<Integer> schemaVersions) {
+        if (o == null) {
+            return reject(Rejection.BODY_MALFORMED, "the body must be a JSON object");
+        }
+        String jobId;
+        JsonValue id = o.get("job_id");
+        if (id == null || id == JsonValue.NULL) {
+            jobId = "job-" + UUID.randomUUID();
+        } else if (id instanceof JsonString s && JOB_ID.matcher(s.getString()).matches()) {
+            jobId = s.getString();
+        } else {
+            return reject(Rejection.JOB_ID_MALFORMED, "job_id must be 1-128 characters of A-Z a-z 0-9 . _ : @ -");
+        }
+
+        String workload = text(o, "workload");
+        if (workload == null) {
+            return reject(Rejection.WORKLOAD_MISSING, "workload is required");
+        }
+        Optional<WorkloadPolicy> policy = policies.apply(workload);
+        if (policy.isEmpty()) {
+            return reject(Rejection.WORKLOAD_UNKNOWN, "workload '" + workload + "' is not configured (lastcall.workloads)");
+        }
+
+        JsonValue schema = o.get("schema_version");
+        if (schema == null || schema == JsonValue.NULL) {
+            return reject(Rejection.SCHEMA_MISSING, "schema_version is required");
+        }
+        if (!(schema instanceof JsonNumber n) || !n.isIntegral() || !schemaVersions.contains(n.intValue())) {
+            return reject(Rejection.SCHEMA_UNSUPPORTED, "schema_version " + schema + " is not supported; supported: "
+                    + schemaVersions);
+        }
+
+        JsonValue deadline = o.get("expires_at");
+        if (deadline == null || deadline == JsonValue.NULL) {
+            return reject(Rejection.DEADLINE_MISSING, "expires_at (epoch milliseconds) is required");
+        }
+        Long expiresAt = wholeNumber(deadline);
+        if (expiresAt == null || expiresAt <= 0) {
+            return reject(Rejection.DEADLINE_MALFORMED, "expires_at must be a positive whole number of epoch"
+                    + " milliseconds, not " + deadline);
+        }
+
+        DeadlineSemantics semantics = DeadlineSemantics.LATEST_START;
+        JsonValue sem = o.get("deadline_semantics");
+        if (sem != null && sem != JsonValue.NULL) {
+            try {
+                semantics = DeadlineSemantics.valueOf(((JsonString) sem).getString());
+            } catch (ClassCastException | IllegalArgumentException e) {
+                return reject(Rejection.SEMANTICS_INVALID, "deadline_semantics must be LATEST_START or"
+                        + " LATEST_USEFUL_COMPLETION, not " + sem);
+            }
+        }
+
+        long minExecutionMs = 0;
+        JsonValue minExec = o.get("min_execution_ms");
+        if (minExec != null && minExec != JsonValue.NULL) {
+            Long parsed = wholeNumber(minExec);
+            if (parsed == null || parsed < 0) {
+                return reject(Rejection.MIN_EXECUTION_MALFORMED, "min_execution_ms must be a whole number ≥ 0");
+            }
+            minExecutionMs = parsed;
+        }
+        if (semantics == DeadlineSemantics.LATEST_USEFUL_COMPLETION && minExecutionMs <= 0) {
+            return reject(Rejection.MIN_EXECUTION_MISSING, "LATEST_USEFUL_COMPLETION requires min_execution_ms > 0");
+        }
+
+        if (!Deadline.mayDispatch(expiresAt, now, clockUncertaintyMs, DeadlineSemantics.LATEST_START, 0)) {
+            return reject(Rejection.DEADLINE_PASSED, "expires_at " + expiresAt + " is not after now (" + now
+                    + ") plus the clock uncertainty of " + clockUncertaintyMs + " ms");
+        }
+        if (!Deadline.mayDispatch(expiresAt, now, clockUncertaintyMs, semantics, minExecutionMs)) {
+            return reject(Rejection.MIN_EXECUTION_DOES_NOT_FIT, "min_execution_ms " + minExecutionMs
+                    + " does not fit before expires_at " + expiresAt);
+        }
+        long horizon = policy.get().maxHorizonMs();
+        if (expiresAt - now > horizon) {
+            return reject(Rejection.DEADLINE_TOO_FAR, "expires_at is more than " + horizon + " ms ahead (max_horizon of "
+                    + workload + ")");
+        }
+
+        String subject = text(o, "subject");
+        if (subject == null) {
+            return reject(Rejection.SUBJECT_MISSING, "subject is required");
+        }
+        String revision = text(o, "source_revision");
+        if (revision == null) {
+            return reject(Rejection.REVISION_MISSING, "source_revision is required");
+        }
+
+        JsonValue payloadValue = o.get("payload");
+        if (payloadValue == null || payloadValue == JsonValue.NULL) {
+            return reject(Rejection.PAYLOAD_MISSING, "payload (a chat completions request) is required");
+        }
+        if (!(payloadValue instanceof JsonObject payload)) {
+            return reject(Rejection.PAYLOAD_INVALID, "payload must be an object");
+        }
+        String model = text(payload, "model");
+        if (model == null) {
+            return reject(Rejection.PAYLOAD_INVALID, "payload.model is required");
+        }
+        Long maxTokens = wholeNumber(payload.get("max_tokens"));
+        if (maxTokens == null || maxTokens < 1 || maxTokens > MAX_TOKENS_LIMIT) {
+            return reject(Rejection.PAYLOAD_INVALID, "payload.max_tokens must be a whole number from 1 to "
+                    + MAX_TOKENS_LIMIT);
+        }
+        if (!(payload.get("messages") instanceof JsonArray messages) || messages.isEmpty()) {
+            return reject(Rejection.PAYLOAD_INVALID, "payload.messages must be a non-empty array");
+        }
+        long promptChars = 0;
+        for (JsonValue m : messages) {
+            if (!(m instanceof JsonObject message) || text(message, "role") == null
+                    || !(message.get("content") instanceof JsonString content)) {
+                return reject(Rejection.PAYLOAD_INVALID, "each payload.messages entry needs a role and a string content");
+            }
+            promptChars += content.getString().length();
+        }
+        return new Result(new Submission(jobId, workload, ((JsonNumber) schema).intValue(), expiresAt, semantics,
+                minExecutionMs, subject, revision, model, maxTokens, promptChars, payload.toString()), null, null);
+    }
+
+    private static String text(JsonObject o, String field) {
+        return o.get(field) instanceof JsonString s && !s.getString().isBlank() ? s.getString() : null;
+    }
+
+    private static Long wholeNumber(JsonValue v) {
+        if (!(v instanceof JsonNumber n) || !n.isIntegral()) {
+            return null;
+        }
+        try {
+            return n.longValueExact();
+        } catch (ArithmeticException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package io.lastcall.job;
+
+/**
+ * What the final gate does with one job at one instant (SPEC §3.3), in the order the spec gives:
+ * expired, canceled, superseded, budget, otherwise claim. Pure: the caller holds the row lock.
+ */
+public enum GateDecision {
+    /** terminal EXPIRED_NOT_STARTED, reason BEFORE_DISPATCH */
+    EXPIRE,
+    CANCEL,
+    SUPERSEDE,
+    DENY_BUDGET,
+    /** grant the single dispatch claim */
+    CLAIM,
+    /** already claimed, handed off or ended: nothing to do, never a second claim */
+    NOT_CLAIMABLE,
+    /** lifetime left but no dispatch permit held: try again later */
+    NO_PERMIT;
+
+    public static GateDecision decide(JobState state, long remainingForDispatchMs, boolean cancelRequested,
+            boolean superseded, boolean budgetFits, boolean permitHeld) {
+        if (!state.isPreClaim()) {
+            return NOT_CLAIMABLE;
+        }
+        if (remainingForDispatchMs <= 0) {
+            return EXPIRE;
+        }
+        if (cancelRequested) {
+            return CANCEL;
+        }
+        if (superseded) {
+            return SUPERSEDE;
+        }
+        if (!permitHeld) {
+            return NO_PERMIT;
+        }
+        if (!budgetFits) {
+            return DENY_BUDGET;
+        }
+        return CLAIM;
+    }
+}

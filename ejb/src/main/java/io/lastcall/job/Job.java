@@ -1,0 +1,188 @@
+package io.lastcall.job;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.Index;
+import jakarta.persistence.Lob;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import java.math.BigDecimal;
+
+/**
+ * One accepted job (SPEC §1). {@code expiresAt} is set once, at ingress, and never changes.
+ * State changes go through {@link #moveTo}, which asks {@link JobState}.
+ */
+@Entity
+@Table(name = "lc_job", indexes = {
+    @Index(name = "lc_job_state", columnList = "state, expires_at"),
+    @Index(name = "lc_job_subject", columnList = "subject")})
+public class Job {
+
+    @Id
+    @Column(name = "job_id", length = 128)
+    private String jobId;
+
+    @Column(name = "workload", length = 64, nullable = false)
+    private String workload;
+
+    @Column(name = "schema_version", nullable = false)
+    private int schemaVersion;
+
+    @Column(name = "accepted_at", nullable = false)
+    private long acceptedAt;
+
+    @Column(name = "expires_at", nullable = false, updatable = false)
+    private long expiresAt;
+
+    @Enumerated(EnumType.STRING)
+    @Column(name = "deadline_semantics", length = 32, nullable = false)
+    private DeadlineSemantics deadlineSemantics;
+
+    @Column(name = "min_execution_ms", nullable = false)
+    private long minExecutionMs;
+
+    @Column(name = "subject", length = 255, nullable = false)
+    private String subject;
+
+    @Column(name = "source_revision", length = 255, nullable = false)
+    private String sourceRevision;
+
+    @Enumerated(EnumType.STRING)
+    @Column(name = "state", length = 32, nullable = false)
+    private JobState state;
+
+    @Column(name = "reason", length = 64)
+    private String reason;
+
+    @Column(name = "generation", nullable = false)
+    private long generation;
+
+    @Version
+    @Column(name = "row_version", nullable = false)
+    private long rowVersion;
+
+    @Column(name = "cancel_requested", nullable = false)
+    private boolean cancelRequested;
+
+    @Column(name = "estimate", precision = 19, scale = 6, nullable = false)
+    private BigDecimal estimate;
+
+    @Column(name = "estimate_revision", length = 64, nullable = false)
+    private String estimateRevision;
+
+    @Column(name = "model", length = 128, nullable = false)
+    private String model;
+
+    @Lob
+    @Column(name = "payload", nullable = false)
+    private String payload;
+
+    @Column(name = "published_at")
+    private Long publishedAt;
+    @Column(name = "received_at")
+    private Long receivedAt;
+    @Column(name = "permit_at")
+    private Long permitAt;
+    @Column(name = "checked_at")
+    private Long checkedAt;
+    @Column(name = "handed_off_at")
+    private Long handedOffAt;
+    @Column(name = "finished_at")
+    private Long finishedAt;
+
+    protected Job() {
+    }
+
+    public Job(String jobId, String workload, int schemaVersion, long acceptedAt, long expiresAt,
+            DeadlineSemantics semantics, long minExecutionMs, String subject, String sourceRevision,
+            String model, String payload, BigDecimal estimate, String estimateRevision) {
+        this.jobId = jobId;
+        this.workload = workload;
+        this.schemaVersion = schemaVersion;
+        this.acceptedAt = acceptedAt;
+        this.expiresAt = expiresAt;
+        this.deadlineSemantics = semantics;
+        this.minExecutionMs = minExecutionMs;
+        this.subject = subject;
+        this.sourceRevision = sourceRevision;
+        this.model = model;
+        this.payload = payload;
+        this.estimate = estimate;
+        this.estimateRevision = estimateRevision;
+        this.state = JobState.ACCEPTED;
+    }
+
+    /** Terminal at {@code at}, with a reason. */
+    public void end(JobState outcome, String why, long at) {
+        if (!outcome.isTerminal()) {
+            throw new IllegalArgumentException(outcome + " is not an outcome");
+        }
+        state = state.moveTo(outcome);
+        reason = why;
+        finishedAt = at;
+    }
+
+    /** The single dispatch claim: a new ownership generation. */
+    public long claim(long checkedAt, long permitAt) {
+        state = state.moveTo(JobState.CLAIMED);
+        this.checkedAt = checkedAt;
+        this.permitAt = permitAt;
+        return ++generation;
+    }
+
+    public long remainingForDispatch(long now, long clockUncertaintyMs) {
+        return Deadline.remainingForDispatch(expiresAt, now, clockUncertaintyMs, deadlineSemantics, minExecutionMs);
+    }
+
+    public void published(long at) {
+        if (publishedAt == null) {
+            publishedAt = at;
+        }
+        if (state == JobState.ACCEPTED) {
+            state = state.moveTo(JobState.QUEUED);
+        }
+    }
+
+    public void received(long at) {
+        if (receivedAt == null) {
+            receivedAt = at;
+        }
+        state = state.moveTo(JobState.WAITING_PERMIT);
+    }
+
+    public void handedOff(long at) {
+        state = state.moveTo(JobState.HANDED_OFF);
+        handedOffAt = at;
+    }
+
+    public void requestCancel() {
+        cancelRequested = true;
+    }
+
+    public String getJobId() { return jobId; }
+    public String getWorkload() { return workload; }
+    public int getSchemaVersion() { return schemaVersion; }
+    public long getAcceptedAt() { return acceptedAt; }
+    public long getExpiresAt() { return expiresAt; }
+    public DeadlineSemantics getDeadlineSemantics() { return deadlineSemantics; }
+    public long getMinExecutionMs() { return minExecutionMs; }
+    public String getSubject() { return subject; }
+    public String getSourceRevision() { return sourceRevision; }
+    public JobState getState() { return state; }
+    public String getReason() { return reason; }
+    public long getGeneration() { return generation; }
+    public boolean isCancelRequested() { return cancelRequested; }
+    public BigDecimal getEstimate() { return estimate; }
+    public String getEstimateRevision() { return estimateRevision; }
+    public String getModel() { return model; }
+    public String getPayload() { return payload; }
+    public Long getPublishedAt() { return publishedAt; }
+    public Long getReceivedAt() { return receivedAt; }
+    public Long getPermitAt() { return permitAt; }
+    public Long getCheckedAt() { return checkedAt; }
+    public Long getHandedOffAt() { return handedOffAt; }
+    public Long getFinishedAt() { return finishedAt; }
+}

@@ -1,0 +1,61 @@
+package io.lastcall.job;
+
+import jakarta.json.Json;
+import jakarta.json.JsonException;
+import jakarta.json.JsonNumber;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.json.JsonValue;
+import java.io.StringReader;
+
+/**
+ * What a broker message carries: a reference to a ledger job, never the payload.
+ * {@code {"job_id":"…","generation":0,"expires_at":1764680000000,"schema_version":1}}
+ */
+public record Reference(String jobId, long generation, long expiresAt, int schemaVersion) {
+
+    /** Why a message body is not a usable reference. */
+    public static final class Malformed extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        public Malformed(String message) {
+            super(message);
+        }
+    }
+
+    public String toJson() {
+        return Json.createObjectBuilder().add("job_id", jobId).add("generation", generation)
+                .add("expires_at", expiresAt).add("schema_version", schemaVersion).build().toString();
+    }
+
+    public static Reference parse(String body) throws Malformed {
+        if (body == null || body.isBlank()) {
+            throw new Malformed("empty message body");
+        }
+        JsonObject o;
+        try (JsonReader reader = Json.createReader(new StringReader(body))) {
+            o = reader.readObject();
+        } catch (JsonException | IllegalStateException e) {
+            throw new Malformed("not a JSON object: " + e.getMessage());
+        }
+        JsonValue id = o.get("job_id");
+        if (!(id instanceof JsonString s) || s.getString().isBlank()) {
+            throw new Malformed("job_id missing or not a string");
+        }
+        return new Reference(s.getString(), wholeNumber(o, "generation"), wholeNumber(o, "expires_at"),
+                (int) wholeNumber(o, "schema_version"));
+    }
+
+    private static long wholeNumber(JsonObject o, String field) throws Malformed {
+        JsonValue v = o.get(field);
+        if (!(v instanceof JsonNumber n) || !n.isIntegral()) {
+            throw new Malformed(field + " missing or not a whole number");
+        }
+        try {
+            return n.longValueExact();
+        } catch (ArithmeticException e) {
+            throw new Malformed(field + " out of range");
+        }
+    }
+}
