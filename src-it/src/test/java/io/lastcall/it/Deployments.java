@@ -4,6 +4,7 @@ import io.lastcall.it.probe.ProbeQueues;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.jboss.shrinkwrap.api.Node;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
 import org.jboss.shrinkwrap.api.asset.StringAsset;
@@ -24,6 +25,14 @@ public final class Deployments {
     }
 
     public static EnterpriseArchive lastcallWithProbes() {
+        return lastcallWithProbes(Map.of());
+    }
+
+    /**
+     * As {@link #lastcallWithProbes()}, with MicroProfile Config entries for this deployment only
+     * (the probe module's META-INF/microprofile-config.properties; the domain's environment still wins).
+     */
+    public static EnterpriseArchive lastcallWithProbes(Map<String, String> config) {
         EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, ItConfig.ear().toFile());
         ear.setApplicationXML(new StringAsset(withProbeModule(text(ear.get("META-INF/application.xml")))));
         if (ItConfig.postgres()) {
@@ -39,7 +48,13 @@ public final class Deployments {
             ejb.addAsManifestResource(new StringAsset(onPostgres), "persistence.xml");
             ear.addAsModule(ejb);
         }
-        ear.addAsModule(ShrinkWrap.create(JavaArchive.class, PROBE_MODULE).addPackage(ProbeQueues.class.getPackage()));
+        JavaArchive probes = ShrinkWrap.create(JavaArchive.class, PROBE_MODULE).addPackage(ProbeQueues.class.getPackage());
+        if (!config.isEmpty()) {
+            StringBuilder properties = new StringBuilder();
+            config.forEach((key, value) -> properties.append(key).append('=').append(value).append('\n'));
+            probes.addAsManifestResource(new StringAsset(properties.toString()), "microprofile-config.properties");
+        }
+        ear.addAsModule(probes);
         return ear;
     }
 

@@ -1,0 +1,28 @@
+package io.lastcall.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import org.junit.jupiter.api.Test;
+
+class ReferenceTest {
+
+    @Test
+    void roundTrips() throws Exception {
+        Reference r = new Reference("inc-42-r7", 3, 1_764_680_000_000L, 1);
+        assertEquals(r, Reference.parse(r.toJson()));
+    }
+
+    @Test
+    void malformedReferencesAreNamed() {
+        assertEquals("empty message body", assertThrows(Reference.Malformed.class, () -> Reference.parse(" ")).getMessage());
+        assertThrows(Reference.Malformed.class, () -> Reference.parse("hello"));
+        assertEquals("expires_at missing or not a whole number", assertThrows(Reference.Malformed.class,
+                () -> Reference.parse("{\"job_id\":\"a\",\"generation\":0,\"expires_at\":\"soon\",\"schema_version\":1}"))
+                .getMessage());
+        assertThrows(Reference.Malformed.class,
+                () -> Reference.parse("{\"job_id\":\"a\",\"generation\":0,\"expires_at\":1.5,\"schema_version\":1}"));
+        assertThrows(Reference.Malformed.class,
+                () -> Reference.parse("{\"generation\":0,\"expires_at\":1,\"schema_version\":1}"));
+    }
+}

@@ -1,0 +1,27 @@
+package io.lastcall.policy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.math.BigDecimal;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class PricingTest {
+
+    private final Pricing pricing = new Pricing("rev-1", key -> Optional.ofNullable(Map.of(
+            "default.input-per-mtok", new BigDecimal("1"), "default.output-per-mtok", new BigDecimal("2"),
+            "big.input-per-mtok", new BigDecimal("10")).get(key)));
+
+    @Test
+    void costPerMillionTokensWithModelOverrides() {
+        assertEquals(new BigDecimal("0.000025"), pricing.cost("m", 5, 10));
+        assertEquals(new BigDecimal("0.000070"), pricing.cost("big", 5, 10), "input from big, output from default");
+    }
+
+    @Test
+    void estimateUsesFourCharactersPerPromptTokenAndMaxTokens() {
+        assertEquals(pricing.cost("m", 3, 256), pricing.estimate("m", 10, 256));
+        assertEquals("rev-1", pricing.revision());
+    }
+}

@@ -1,0 +1,81 @@
+package io.lastcall.it;
+
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonObjectBuilder;
+import jakarta.json.JsonReader;
+import java.io.IOException;
+import java.io.StringReader;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.UUID;
+
+/** Submitting jobs and reading them back through the real REST API. */
+public final class Jobs {
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    private Jobs() {
+    }
+
+    public static String newId(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** An envelope for workload incident-summary, LATEST_START, that a test then adjusts. */
+    public static JsonObjectBuilder envelope(String jobId, long expiresAt, String model) {
+        return Json.createObjectBuilder()
+                .add("job_id", jobId).add("workload", "incident-summary").add("schema_version", 1)
+                .add("expires_at", expiresAt).add("deadline_semantics", "LATEST_START").add("min_execution_ms", 0)
+                .add("subject", "INC-" + jobId).add("source_revision", "r1")
+                .add("payload", Json.createObjectBuilder().add("model", model).add("max_tokens", 64)
+                        .add("messages", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                                .add("role", "user").add("content", "summarize the incident"))));
+    }
+
+    public static Api.Reply submit(JsonObjectBuilder envelope) {
+        return post(envelope.build().toString());
+    }
+
+    public static Api.Reply post(String body) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(ItConfig.baseUrl() + "/api/jobs"))
+                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        try {
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
+                return new Api.Reply(response.statusCode(), reader.read());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("POST /api/jobs: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The job view, or null for 404. */
+    public static JsonObject get(String jobId) {
+        Api.Reply reply = Api.get("/api/jobs/" + jobId);
+        if (reply.status() == 404) {
+            return null;
+        }
+        if (reply.status() != 200) {
+            throw new IllegalStateException("GET /api/jobs/" + jobId + " -> " + reply.status() + ": " + reply.json());
+        }
+        return reply.json().asJsonObject();
+    }
+
+    /** Waits until the job has an outcome and returns its view. */
+    public static JsonObject awaitOutcome(String jobId, Duration timeout) {
+        return Await.until("an outcome for " + jobId, timeout, () -> get(jobId),
+                j -> j != null && !j.isNull("outcome"));
+    }
+
+    public static long now() {
+        return System.currentTimeMillis();
+    }
+}
