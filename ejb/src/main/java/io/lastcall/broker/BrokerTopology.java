@@ -19,7 +19,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
+import io.lastcall.policy.Settings;
 
 /**
  * Declares, idempotently, the queues lastcall consumes: the worker queue, dead-lettering to
@@ -39,16 +39,7 @@ public class BrokerTopology {
     BrokerSettings broker;
 
     @Inject
-    @ConfigProperty(name = "lastcall.worker.queue", defaultValue = "lastcall.work")
-    String workQueue;
-
-    @Inject
-    @ConfigProperty(name = "lastcall.broker.dead-letter-exchange", defaultValue = "lastcall.dlx")
-    String deadLetterExchange;
-
-    @Inject
-    @ConfigProperty(name = "lastcall.broker.dead-letter-queue", defaultValue = "lastcall.dead")
-    String deadLetterQueue;
+    Settings settings;
 
     @Resource
     TimerService timers;
@@ -78,8 +69,9 @@ public class BrokerTopology {
         try {
             declare();
             declared = true;
-            LOG.info("RabbitMQ topology declared on " + broker.describe() + ": queue '" + workQueue
-                    + "' dead-lettering to '" + deadLetterExchange + "' -> '" + deadLetterQueue + "'");
+            LOG.info("RabbitMQ topology declared on " + broker.describe() + ": queue '" + settings.workerQueue()
+                    + "' dead-lettering to '" + settings.deadLetterExchange() + "' -> '" + settings.deadLetterQueue()
+                    + "'");
         } catch (IOException | TimeoutException | ShutdownSignalException e) {
             lastProblem = conflictOrCause(e);
             LOG.warning("RabbitMQ topology not declared on " + broker.describe() + ": " + lastProblem
@@ -91,11 +83,11 @@ public class BrokerTopology {
     private void declare() throws IOException, TimeoutException {
         try (Connection connection = broker.connectionFactory().newConnection("lastcall topology");
                 Channel channel = connection.createChannel()) {
-            channel.exchangeDeclare(deadLetterExchange, "fanout", true);
-            channel.queueDeclare(deadLetterQueue, true, false, false, Map.of());
-            channel.queueBind(deadLetterQueue, deadLetterExchange, "");
-            channel.queueDeclare(workQueue, true, false, false,
-                    Map.of("x-dead-letter-exchange", deadLetterExchange));
+            channel.exchangeDeclare(settings.deadLetterExchange(), "fanout", true);
+            channel.queueDeclare(settings.deadLetterQueue(), true, false, false, Map.of());
+            channel.queueBind(settings.deadLetterQueue(), settings.deadLetterExchange(), "");
+            channel.queueDeclare(settings.workerQueue(), true, false, false,
+                    Map.of("x-dead-letter-exchange", settings.deadLetterExchange()));
         }
     }
 

@@ -12,7 +12,6 @@ import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
-import jakarta.json.JsonValue;
 import java.io.IOException;
 import java.io.StringReader;
 import java.net.ConnectException;
@@ -119,9 +118,5 @@ public class ModelClient {
             return ModelResult.completed(status, null, null, body == null ? null : body.substring(0,
                     Math.min(body.length(), 2_000)));
         }
-    }
-
-    static boolean isNull(JsonValue v) {
-        return v == null || v == JsonValue.NULL;
     }
 }

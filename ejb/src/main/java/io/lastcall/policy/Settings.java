@@ -85,11 +85,6 @@ public class Settings {
         return config.getOptionalValue("lastcall.model.api-key", String.class).filter(v -> !v.isBlank());
     }
 
-    /** A claim older than this at handoff is checked again before the call. */
-    public long authorizationMaxAgeMs() {
-        return number("lastcall.dispatch.authorization-max-age-ms", 1_000);
-    }
-
     public String clockReference() {
         return text("lastcall.clock.reference", "database");
     }
@@ -113,5 +108,13 @@ public class Settings {
 
     public String workerQueue() {
         return text("lastcall.worker.queue", "lastcall.work");
+    }
+
+    public String deadLetterExchange() {
+        return text("lastcall.broker.dead-letter-exchange", "lastcall.dlx");
+    }
+
+    public String deadLetterQueue() {
+        return text("lastcall.broker.dead-letter-queue", "lastcall.dead");
     }
 }
