@@ -17,6 +17,8 @@
 #   LC_PORTBASE  Payara port base: admin = base+48, http = base+80  [8000]
 #   LC_DB        h2 | postgres: what jdbc/lastcall points at        [h2]
 #   LASTCALL_PG_HOST/_PORT/_DATABASE/_USER/_PASSWORD                [127.0.0.1/5432/lastcall/lastcall/lastcall]
+#   LC_RESET_DATABASES  true: "start" first stops the domain and empties both ledgers (the H2
+#                file and the PostgreSQL schema) - what the integration tests do  [false]
 # Every other LASTCALL_* variable in the environment of "start" reaches the server, where
 # MicroProfile Config reads it (LASTCALL_DISPATCH_PERMITS -> lastcall.dispatch.permits).
 set -euo pipefail
@@ -91,9 +93,23 @@ select_database() {
   fi
 }
 
+# Empties the H2 ledger file and the PostgreSQL database's public schema (owned by the database owner).
+reset_databases() {
+  if running; then stop; fi
+  say "emptying the ledgers (H2 file, PostgreSQL ${LASTCALL_PG_DATABASE:-lastcall})"
+  rm -f "$DOMAINS/$LC_DOMAIN/lib/databases/"lastcall.*
+  if command -v psql >/dev/null; then
+    PGPASSWORD=${LASTCALL_PG_PASSWORD:-lastcall} psql -q -h "${LASTCALL_PG_HOST:-127.0.0.1}" \
+      -p "${LASTCALL_PG_PORT:-5432}" -U "${LASTCALL_PG_USER:-lastcall}" -d "${LASTCALL_PG_DATABASE:-lastcall}" \
+      -c 'DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;' >/dev/null 2>&1 \
+      || say "warning: could not empty PostgreSQL ${LASTCALL_PG_DATABASE:-lastcall} (is it running?)"
+  fi
+}
+
 start() {
   install
   create_domain
+  if [ "${LC_RESET_DATABASES:-false}" = true ]; then reset_databases; fi
   if [ -n "${LC_PG_JAR:-}" ] && [ ! -f "$DOMAINS/$LC_DOMAIN/lib/$(basename "$LC_PG_JAR")" ]; then
     cp "$LC_PG_JAR" "$DOMAINS/$LC_DOMAIN/lib/"
   fi

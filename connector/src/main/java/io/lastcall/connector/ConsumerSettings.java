@@ -49,9 +49,14 @@ public record ConsumerSettings(
         return settings;
     }
 
+    /** The queues to consume: {@code queue} may list several, comma-separated. */
+    public java.util.List<String> queues() {
+        return java.util.Arrays.stream(queue.split(",")).map(String::trim).filter(q -> !q.isEmpty()).toList();
+    }
+
     /** Human-readable, secrets left out. */
     public String describe() {
-        return "queue '" + queue + "' on amqp://" + username + "@" + host + ":" + port + virtualHostPath()
+        return "queue" + (queues().size() > 1 ? "s '" : " '") + String.join("', '", queues()) + "' on amqp://" + username + "@" + host + ":" + port + virtualHostPath()
                 + " (prefetch " + prefetch + ", consumers " + consumers
                 + ", maxRedeliveries " + maxRedeliveries + ")";
     }

@@ -9,6 +9,8 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.resource.spi.work.Work;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -53,7 +55,7 @@ final class ConsumerWork implements Work {
     }
 
     private String name() {
-        return "consumer " + index + "/" + settings.consumers() + " of queue '" + settings.queue() + "'";
+        return "consumer " + index + "/" + settings.consumers() + " of " + String.join(",", settings.queues());
     }
 
     @Override
@@ -107,7 +109,7 @@ final class ConsumerWork implements Work {
         factory.setTopologyRecoveryEnabled(false);
         factory.setConnectionTimeout(5_000);
         factory.setRequestedHeartbeat(30);
-        BlockingQueue<Delivery> handoff = new LinkedBlockingQueue<>();
+        BlockingQueue<Inbound> handoff = new LinkedBlockingQueue<>();
         Connection conn = factory.newConnection("lastcall-connector " + name());
         connection = conn;
         boolean counted = false;
@@ -115,16 +117,19 @@ final class ConsumerWork implements Work {
             Channel channel = conn.createChannel();
             channel.basicQos(settings.prefetch());
             AtomicBoolean cancelled = new AtomicBoolean();
-            String tag = channel.basicConsume(settings.queue(), false,
-                    (consumerTag, delivery) -> handoff.add(delivery),
-                    consumerTag -> cancelled.set(true));
+            List<String> tags = new ArrayList<>();
+            for (String queue : settings.queues()) {
+                tags.add(channel.basicConsume(queue, false,
+                        (consumerTag, delivery) -> handoff.add(new Inbound(queue, delivery)),
+                        consumerTag -> cancelled.set(true)));
+            }
             status.consumerConnected();
             counted = true;
             LOG.info("RabbitMQ " + name() + " consuming: " + settings.describe());
             while (running && channel.isOpen() && !cancelled.get()) {
-                Delivery delivery = handoff.poll(250, TimeUnit.MILLISECONDS);
-                if (delivery != null) {
-                    handle(channel, delivery);
+                Inbound inbound = handoff.poll(250, TimeUnit.MILLISECONDS);
+                if (inbound != null) {
+                    handle(channel, inbound.queue(), inbound.delivery());
                 }
             }
             if (cancelled.get() && running) {
@@ -137,7 +142,7 @@ final class ConsumerWork implements Work {
                 }
                 throw new IOException("channel closed");
             }
-            cancelQuietly(channel, tag);
+            tags.forEach(tag -> cancelQuietly(channel, tag));
         } finally {
             if (counted) {
                 status.consumerDisconnected();
@@ -147,14 +152,18 @@ final class ConsumerWork implements Work {
         }
     }
 
-    private void handle(Channel channel, Delivery delivery) throws IOException {
+    /** A delivery and the queue it came from. */
+    private record Inbound(String queue, Delivery delivery) {
+    }
+
+    private void handle(Channel channel, String queue, Delivery delivery) throws IOException {
         long tag = delivery.getEnvelope().getDeliveryTag();
         String key = JmsMessages.key(delivery);
         Integer brokerCount = JmsMessages.brokerDeliveryCount(delivery);
         status.delivered();
         EndpointDelivery.Result result;
         try {
-            Message message = JmsMessages.toJms(delivery, settings.queue(), tracker.failuresSoFar(key, brokerCount));
+            Message message = JmsMessages.toJms(delivery, queue, tracker.failuresSoFar(key, brokerCount));
             result = endpoint.deliver(message);
         } catch (JMSException e) {
             result = new EndpointDelivery.Result("cannot build a JMS message from the delivery: " + e);

@@ -3,6 +3,7 @@ package io.lastcall.broker;
 import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ShutdownSignalException;
+import io.lastcall.policy.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
@@ -16,15 +17,27 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.io.IOException;
+import io.lastcall.health.ConsumerStatus;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
-import io.lastcall.policy.Settings;
 
 /**
- * Declares, idempotently, the queues lastcall consumes: the worker queue, dead-lettering to
- * {@code lastcall.dlx} and its queue. If the broker is not reachable at deploy time the
- * declaration is retried every 10 s (the MDB consumers retry on their own meanwhile).
+ * Declares lastcall's topology at startup, idempotently, from configuration (SPEC §4):
+ * <pre>
+ *   work exchange (direct) --workload--> work queue per workload (x-message-ttl = ttl cap)
+ *   every work queue       --dead letters--> dead-letter exchange (fanout) --> dead-letter queue
+ *   retry tier T (fanout exchange + queue, x-message-ttl = T) --expired--> work exchange
+ * </pre>
+ * With {@code lastcall.broker.queue-type=quorum}, queues are quorum queues and dead-letter
+ * at-least-once with reject-publish overflow. A queue that exists with other arguments is a
+ * startup error naming it and the argument. An unreachable broker is retried every 10 s.
  */
 @Singleton
 @Startup
@@ -65,13 +78,24 @@ public class BrokerTopology {
         return declared ? "" : lastProblem;
     }
 
+    /**
+     * Work queues of configured workloads that no activation of the connector consumes: a
+     * configuration error (add them to {@code lastcall.worker.queue}); their jobs would expire in
+     * the broker.
+     */
+    public List<String> unconsumedWorkQueues() {
+        Set<String> consumed = ConsumerStatus.activations().stream()
+                .flatMap(a -> Arrays.stream(a.queue().split(","))).map(String::trim).collect(Collectors.toSet());
+        return settings.workloads().stream().map(settings::workQueue).filter(q -> !consumed.contains(q)).sorted()
+                .toList();
+    }
+
     private void declareOrRetry() {
         try {
-            declare();
+            List<String> queues = declare();
             declared = true;
-            LOG.info("RabbitMQ topology declared on " + broker.describe() + ": queue '" + settings.workerQueue()
-                    + "' dead-lettering to '" + settings.deadLetterExchange() + "' -> '" + settings.deadLetterQueue()
-                    + "'");
+            LOG.info("RabbitMQ topology declared on " + broker.describe() + " (" + settings.queueType() + "): "
+                    + String.join(", ", queues));
         } catch (IOException | TimeoutException | ShutdownSignalException e) {
             lastProblem = conflictOrCause(e);
             LOG.warning("RabbitMQ topology not declared on " + broker.describe() + ": " + lastProblem
@@ -80,24 +104,63 @@ public class BrokerTopology {
         }
     }
 
-    private void declare() throws IOException, TimeoutException {
+    private List<String> declare() throws IOException, TimeoutException {
+        List<String> declaredQueues = new ArrayList<>();
         try (Connection connection = broker.connectionFactory().newConnection("lastcall topology");
                 Channel channel = connection.createChannel()) {
             channel.exchangeDeclare(settings.deadLetterExchange(), "fanout", true);
-            channel.queueDeclare(settings.deadLetterQueue(), true, false, false, Map.of());
+            queue(channel, settings.deadLetterQueue(), Map.of());
             channel.queueBind(settings.deadLetterQueue(), settings.deadLetterExchange(), "");
-            channel.queueDeclare(settings.workerQueue(), true, false, false,
-                    Map.of("x-dead-letter-exchange", settings.deadLetterExchange()));
+            declaredQueues.add(settings.deadLetterQueue());
+
+            channel.exchangeDeclare(settings.workExchange(), "direct", true);
+            for (String workload : settings.workloads()) {
+                String queue = settings.workQueue(workload);
+                Map<String, Object> args = new HashMap<>();
+                args.put("x-message-ttl", settings.workloadOrDefault(workload).ttlCapMs());
+                args.put("x-dead-letter-exchange", settings.deadLetterExchange());
+                if (quorum()) {
+                    args.put("x-dead-letter-strategy", "at-least-once");
+                    args.put("x-overflow", "reject-publish");
+                }
+                queue(channel, queue, args);
+                channel.queueBind(queue, settings.workExchange(), workload);
+                declaredQueues.add(queue);
+            }
+            for (long tier : settings.retryTiersMs()) {
+                String name = settings.retryTier(tier);
+                channel.exchangeDeclare(name, "fanout", true);
+                // per-queue TTL: every message of a tier waits the same time, so none blocks the head
+                queue(channel, name, Map.of("x-message-ttl", tier, "x-dead-letter-exchange", settings.workExchange()));
+                channel.queueBind(name, name, "");
+                declaredQueues.add(name);
+            }
         }
+        return declaredQueues;
     }
 
-    /** A 406 means a queue exists with other arguments: say which, instead of a stack trace. */
+    private boolean quorum() {
+        return "quorum".equalsIgnoreCase(settings.queueType());
+    }
+
+    private void queue(Channel channel, String name, Map<String, Object> args) throws IOException {
+        Map<String, Object> all = new HashMap<>(args);
+        if (quorum()) {
+            all.put("x-queue-type", "quorum");
+        }
+        channel.queueDeclare(name, true, false, false, all);
+    }
+
+    /** A 406 means a queue exists with other arguments: RabbitMQ's text names the queue and argument. */
     private static String conflictOrCause(Exception e) {
         Throwable cause = e instanceof ShutdownSignalException ? e : e.getCause();
         if (cause instanceof ShutdownSignalException signal && signal.getMessage() != null
                 && signal.getMessage().contains("PRECONDITION_FAILED")) {
-            return "an existing queue or exchange has conflicting arguments (" + signal.getMessage()
-                    + "); delete it or align lastcall's settings";
+            String text = signal.getMessage();
+            int start = text.indexOf("PRECONDITION_FAILED");
+            return "conflicting topology: " + text.substring(start, text.indexOf(',', start) > 0
+                    ? text.indexOf(',', start) : text.length())
+                    + " - delete that queue or align lastcall's settings with it";
         }
         return e.getClass().getSimpleName() + ": " + e.getMessage();
     }

@@ -80,7 +80,7 @@ public class ModelClient {
             beforeSend.run();
             response = http().send(request.build(), HttpResponse.BodyHandlers.ofString());
         } catch (HttpConnectTimeoutException | ConnectException e) {
-            return ModelResult.failed(null, "not reached: " + e);
+            return ModelResult.failed(null, "not reached: " + e, true);
         } catch (HttpTimeoutException e) {
             return ModelResult.unknown("no response within " + call.timeoutMs() + " ms: " + e.getMessage());
         } catch (IOException e) {
@@ -91,8 +91,9 @@ public class ModelClient {
         }
         if (response.statusCode() / 100 != 2) {
             String body = response.body() == null ? "" : response.body();
-            return ModelResult.failed(response.statusCode(), "HTTP " + response.statusCode() + ": "
-                    + body.substring(0, Math.min(300, body.length())));
+            int status = response.statusCode();
+            return ModelResult.failed(status, "HTTP " + status + ": " + body.substring(0, Math.min(300, body.length())),
+                    status == 429 || status == 502 || status == 503 || status == 504);
         }
         return parse(response.statusCode(), response.body());
     }

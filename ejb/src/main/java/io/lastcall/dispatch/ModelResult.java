@@ -2,7 +2,7 @@ package io.lastcall.dispatch;
 
 /** What one call to the model backend came to. */
 public record ModelResult(Kind kind, Integer httpStatus, Long promptTokens, Long completionTokens, String content,
-        String error) {
+        String error, boolean retryable) {
 
     public enum Kind {
         /** a 2xx answer, usage as reported */
@@ -14,14 +14,17 @@ public record ModelResult(Kind kind, Integer httpStatus, Long promptTokens, Long
     }
 
     public static ModelResult completed(int status, Long prompt, Long completion, String content) {
-        return new ModelResult(Kind.COMPLETED, status, prompt, completion, content, null);
+        return new ModelResult(Kind.COMPLETED, status, prompt, completion, content, null, false);
     }
 
-    public static ModelResult failed(Integer status, String error) {
-        return new ModelResult(Kind.FAILED, status, null, null, null, error);
+    /**
+     * @param retryable the work provably did not run: not reached, or refused with 429, 502, 503 or 504
+     */
+    public static ModelResult failed(Integer status, String error, boolean retryable) {
+        return new ModelResult(Kind.FAILED, status, null, null, null, error, retryable);
     }
 
     public static ModelResult unknown(String error) {
-        return new ModelResult(Kind.UNKNOWN, null, null, null, null, error);
+        return new ModelResult(Kind.UNKNOWN, null, null, null, null, error, false);
     }
 }

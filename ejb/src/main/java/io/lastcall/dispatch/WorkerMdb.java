@@ -13,14 +13,16 @@ import io.lastcall.receipt.ReceivedMessage;
  * Consumes the worker queue through the lastcall RabbitMQ adapter (bound in
  * glassfish-ejb-jar.xml) and hands each reference to the {@link Worker}. Broker and consumer
  * settings come from MicroProfile Config under {@code lastcall.broker.*} and
- * {@code lastcall.worker.*}; the values below are defaults. NOT_SUPPORTED: the worker runs its
+ * {@code lastcall.worker.*}; the values below are defaults. It consumes one queue per workload
+ * ({@code lastcall.worker.queue} lists them, comma-separated). NOT_SUPPORTED: the worker runs its
  * own short transactions and none spans the model call; the message is acknowledged when
  * {@code onMessage} returns.
  */
 @MessageDriven(name = "WorkerMdb", activationConfig = {
     @ActivationConfigProperty(propertyName = "connectionConfig", propertyValue = "lastcall.broker"),
     @ActivationConfigProperty(propertyName = "consumerConfig", propertyValue = "lastcall.worker"),
-    @ActivationConfigProperty(propertyName = "queue", propertyValue = "lastcall.work"),
+    @ActivationConfigProperty(propertyName = "queue",
+        propertyValue = "lastcall.work.incident-summary,lastcall.work.alert-digest,lastcall.work.report"),
     @ActivationConfigProperty(propertyName = "prefetch", propertyValue = "2"),
     @ActivationConfigProperty(propertyName = "consumers", propertyValue = "4"),
     @ActivationConfigProperty(propertyName = "maxRedeliveries", propertyValue = "5")

@@ -2,12 +2,9 @@ package io.lastcall.ingress;
 
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.dispatch.JobLedger;
-import io.lastcall.job.Deadline;
 import io.lastcall.job.Job;
-import io.lastcall.job.Reference;
 import io.lastcall.policy.Pricing;
 import io.lastcall.policy.Settings;
-import io.lastcall.policy.WorkloadPolicy;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
 import jakarta.ejb.Stateless;
@@ -20,7 +17,7 @@ import java.util.Optional;
 
 /**
  * Submission (SPEC §2): clock health, validation, idempotent persist, then the reference is
- * published with a TTL of the remaining lifetime and confirmed. No transaction spans the publish.
+ * published with a TTL of the remaining lifetime and confirmed ({@link JobPublisher}).
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -37,7 +34,7 @@ public class JobIngress {
     JobLedger ledger;
 
     @EJB
-    ReferencePublisher publisher;
+    JobPublisher publisher;
 
     @EJB
     ClockHealth clockHealth;
@@ -75,7 +72,7 @@ public class JobIngress {
         } catch (EJBException concurrentDuplicate) {
             return repeatOf(s).orElseThrow(() -> concurrentDuplicate);
         }
-        publish(job, settings.workloadOrDefault(s.workload()));
+        publisher.publish(job.getJobId(), job.getWorkload(), 0);
         return new Outcome(201, s.jobId(), null, null);
     }
 
@@ -86,18 +83,5 @@ public class JobIngress {
                 : new Outcome(Rejection.DEADLINE_CONFLICT.status(), existing.getJobId(), Rejection.DEADLINE_CONFLICT,
                         "job " + s.jobId() + " exists with expires_at " + existing.getExpiresAt()
                                 + "; a repeat cannot change its deadline"));
-    }
-
-    private void publish(Job job, WorkloadPolicy policy) {
-        long ttl = Deadline.publishTtlMs(job.getExpiresAt(), clock.millis(), policy.ttlCapMs());
-        if (ttl < 1) {
-            ledger.expireBeforePublish(job.getJobId(), clock.millis());
-            return;
-        }
-        Reference reference = new Reference(job.getJobId(), job.getGeneration(), job.getExpiresAt(),
-                job.getSchemaVersion());
-        if (publisher.publish(reference, ttl)) {
-            ledger.published(job.getJobId(), clock.millis());
-        }
     }
 }

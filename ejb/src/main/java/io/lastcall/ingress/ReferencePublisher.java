@@ -44,12 +44,22 @@ public class ReferencePublisher {
     /** message id of the last basic.return; the broker sends it before the confirm */
     private volatile String returnedId;
 
+    /** To the work exchange, routed to the workload's queue. */
+    public boolean publish(Reference reference, String workload, long ttlMs) {
+        return publish(settings.workExchange(), workload, reference, ttlMs);
+    }
+
+    /** To a retry tier, from where it returns to the workload's queue after the tier's delay. */
+    public boolean publishRetry(Reference reference, String workload, long tierMs, long ttlMs) {
+        return publish(settings.retryTier(tierMs), workload, reference, ttlMs);
+    }
+
     /**
      * @param ttlMs the per-message expiration, ≥ 1 (the caller never publishes a 0: RabbitMQ reads
      *     it as "expire now" and a JMS client as "never")
-     * @return true once the broker confirmed the message
+     * @return true once the broker confirmed the message and did not return it as unroutable
      */
-    public synchronized boolean publish(Reference reference, long ttlMs) {
+    private synchronized boolean publish(String exchange, String routingKey, Reference reference, long ttlMs) {
         if (ttlMs < 1) {
             throw new IllegalArgumentException("refusing to publish " + reference.jobId() + " with ttl " + ttlMs);
         }
@@ -59,7 +69,8 @@ public class ReferencePublisher {
                 .headers(Map.of("x-lastcall-expires-at", reference.expiresAt())).build();
         try {
             Channel ch = channel();
-            ch.basicPublish("", settings.workerQueue(), true, props, reference.toJson().getBytes(StandardCharsets.UTF_8));
+            returnedId = null;
+            ch.basicPublish(exchange, routingKey, true, props, reference.toJson().getBytes(StandardCharsets.UTF_8));
             if (ch.waitForConfirms(CONFIRM_TIMEOUT_MS)) {
                 return !reference.jobId().equals(returnedId);
             }
@@ -84,8 +95,9 @@ public class ReferencePublisher {
             channel.confirmSelect();
             channel.addReturnListener(r -> {
                 returnedId = r.getProperties().getMessageId();
-                LOG.warning("RabbitMQ returned the unroutable reference of job " + returnedId + " (queue '"
-                        + r.getRoutingKey() + "' missing?): " + r.getReplyText());
+                LOG.warning("RabbitMQ returned the unroutable reference of job " + returnedId + " (exchange '"
+                        + r.getExchange() + "', routing key '" + r.getRoutingKey() + "': no queue bound?): "
+                        + r.getReplyText());
             });
         }
         return channel;

@@ -25,6 +25,9 @@ public class Attempt {
     @Column(name = "job_id", length = 128, nullable = false)
     private String jobId;
 
+    @Column(name = "workload", length = 64, nullable = false)
+    private String workload;
+
     @Column(name = "generation", nullable = false)
     private long generation;
 
@@ -63,6 +66,9 @@ public class Attempt {
     private Integer httpStatus;
     @Column(name = "error", length = 1000)
     private String error;
+    /** A failure proven not to have run remotely (not reached, 429/502/503/504): it may be retried. */
+    @Column(name = "retryable", nullable = false)
+    private boolean retryable;
     @Lob
     @Column(name = "result")
     private String result;
@@ -70,10 +76,11 @@ public class Attempt {
     protected Attempt() {
     }
 
-    public Attempt(String attemptId, String jobId, long generation, BigDecimal estimate, String estimateRevision,
-            long claimedAt) {
+    public Attempt(String attemptId, String jobId, String workload, long generation, BigDecimal estimate,
+            String estimateRevision, long claimedAt) {
         this.attemptId = attemptId;
         this.jobId = jobId;
+        this.workload = workload;
         this.generation = generation;
         this.estimate = estimate;
         this.estimateRevision = estimateRevision;
@@ -111,9 +118,10 @@ public class Attempt {
         reserved = BigDecimal.ZERO;
     }
 
-    public void failed(long at, Integer status, String why, long gapMs) {
+    public void failed(long at, Integer status, String why, boolean isRetryable, long gapMs) {
         require(State.HANDED_OFF);
         state = State.FAILED;
+        retryable = isRetryable;
         finishedAt = at;
         httpStatus = status;
         error = truncate(why);
@@ -123,12 +131,14 @@ public class Attempt {
     }
 
     /** The remote side may have run it: the exposure stays reserved until reconciled. */
-    public void unknown(long at, String why, long gapMs) {
+    public void unknown(long at, String why, Long gapMs) {
         require(State.HANDED_OFF);
         state = State.UNKNOWN;
         finishedAt = at;
         error = truncate(why);
-        checkToHandoffMs = gapMs;
+        if (gapMs != null) {
+            checkToHandoffMs = gapMs;
+        }
     }
 
     private void require(State expected) {
@@ -143,6 +153,8 @@ public class Attempt {
 
     public String getAttemptId() { return attemptId; }
     public String getJobId() { return jobId; }
+    public String getWorkload() { return workload; }
+    public boolean isRetryable() { return retryable; }
     public long getGeneration() { return generation; }
     public State getState() { return state; }
     public BigDecimal getEstimate() { return estimate; }

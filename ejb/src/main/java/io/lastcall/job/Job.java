@@ -92,6 +92,9 @@ public class Job {
     private Long handedOffAt;
     @Column(name = "finished_at")
     private Long finishedAt;
+    /** Set while a publish of this job's reference is owed (at accept, at a retry); cleared on confirm. */
+    @Column(name = "publish_requested_at")
+    private Long publishRequestedAt;
 
     protected Job() {
     }
@@ -113,6 +116,7 @@ public class Job {
         this.estimate = estimate;
         this.estimateRevision = estimateRevision;
         this.state = JobState.ACCEPTED;
+        this.publishRequestedAt = acceptedAt;
     }
 
     /** Terminal at {@code at}, with a reason. */
@@ -141,9 +145,21 @@ public class Job {
         if (publishedAt == null) {
             publishedAt = at;
         }
+        publishRequestedAt = null;
         if (state == JobState.ACCEPTED) {
             state = state.moveTo(JobState.QUEUED);
         }
+    }
+
+    /** A publish of the owed reference is being attempted now (so that a second reconciler waits its turn). */
+    public void publishAttempted(long at) {
+        publishRequestedAt = at;
+    }
+
+    /** Back to the queue for another attempt (a retry, or a claim revoked by the reconciler). */
+    public void requeue(long at) {
+        state = state.moveTo(JobState.QUEUED);
+        publishRequestedAt = at;
     }
 
     public void received(long at) {
@@ -185,4 +201,5 @@ public class Job {
     public Long getCheckedAt() { return checkedAt; }
     public Long getHandedOffAt() { return handedOffAt; }
     public Long getFinishedAt() { return finishedAt; }
+    public Long getPublishRequestedAt() { return publishRequestedAt; }
 }

@@ -27,7 +27,19 @@ public enum JobState {
             Map.entry(WAITING_PERMIT, union(EnumSet.of(DELIVERED, WAITING_PERMIT, CLAIMED), ENDS_BEFORE_DISPATCH)),
             // a claim that never reached the wire can still expire, or be re-admitted (reconciler)
             Map.entry(CLAIMED, EnumSet.of(HANDED_OFF, EXPIRED_NOT_STARTED, QUEUED)),
-            Map.entry(HANDED_OFF, EnumSet.of(COMPLETED, EXECUTION_FAILED, OUTCOME_UNKNOWN)));
+            // back to QUEUED only for a retry of a failure proven not to have run remotely
+            Map.entry(HANDED_OFF, EnumSet.of(COMPLETED, EXECUTION_FAILED, OUTCOME_UNKNOWN, QUEUED,
+                    EXPIRED_NOT_STARTED)));
+
+    /** Every outcome. */
+    public static Set<JobState> terminalStates() {
+        return EnumSet.copyOf(TERMINAL);
+    }
+
+    /** Not yet claimed. */
+    public static Set<JobState> preClaimStates() {
+        return EnumSet.copyOf(PRE_CLAIM);
+    }
 
     public boolean isTerminal() {
         return TERMINAL.contains(this);

@@ -4,9 +4,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.stream.Collectors;
 import org.eclipse.microprofile.config.Config;
 
 /**
@@ -40,8 +40,7 @@ public class Settings {
     }
 
     public Set<String> workloads() {
-        return Arrays.stream(text("lastcall.workloads", "incident-summary,alert-digest,report").split(","))
-                .map(String::trim).filter(s -> !s.isEmpty()).collect(Collectors.toUnmodifiableSet());
+        return Set.copyOf(split(text("lastcall.workloads", "incident-summary,alert-digest,report")));
     }
 
     /** The policy of a configured workload, or empty for a name not in {@code lastcall.workloads}. */
@@ -56,7 +55,12 @@ public class Settings {
                 workloadNumber(name, "ttl-cap-ms", 3_600_000L),
                 workloadNumber(name, "max-execution-ms", 60_000L),
                 workloadNumber(name, "late-grace-ms", 30_000L),
-                !"discard".equalsIgnoreCase(workloadText(name, "late-results", "keep")));
+                !"discard".equalsIgnoreCase(workloadText(name, "late-results", "keep")),
+                (int) Math.max(1, workloadNumber(name, "max-attempts", 3)),
+                config.getOptionalValue("lastcall.workload." + name + ".budget", java.math.BigDecimal.class)
+                        .or(() -> config.getOptionalValue("lastcall.workload.default.budget", java.math.BigDecimal.class))
+                        .orElse(null),
+                workloadText(name, "budget-period", "day"));
     }
 
     private long workloadNumber(String workload, String key, long fallback) {
@@ -106,15 +110,59 @@ public class Settings {
         return number("lastcall.clock.degraded-margin-ms", 5_000);
     }
 
-    public String workerQueue() {
-        return text("lastcall.worker.queue", "lastcall.work");
+    public boolean reconcilerEnabled() {
+        return config.getOptionalValue("lastcall.reconciler.enabled", Boolean.class).orElse(true);
+    }
+
+    /** How long past a deadline the normal paths get to record an outcome before the reconciler does. */
+    public long reconcilerGraceMs() {
+        return number("lastcall.reconciler.grace-ms", 5_000);
+    }
+
+    public long reconcilerRepublishAfterMs() {
+        return number("lastcall.reconciler.republish-after-ms", 10_000);
+    }
+
+    /** A claim not handed off after this long is taken as lost in a crash. */
+    public long reconcilerClaimTimeoutMs() {
+        return number("lastcall.reconciler.claim-timeout-ms", 30_000);
+    }
+
+    /** The direct exchange ingress publishes to; the routing key is the workload. */
+    public String workExchange() {
+        return text("lastcall.broker.work-exchange", "lastcall.work");
+    }
+
+    /** The queue of one workload: {@code <lastcall.broker.work-queue-prefix>.<workload>}. */
+    public String workQueue(String workload) {
+        return text("lastcall.broker.work-queue-prefix", "lastcall.work") + "." + workload;
     }
 
     public String deadLetterExchange() {
         return text("lastcall.broker.dead-letter-exchange", "lastcall.dlx");
     }
 
+    /** The dead-letter queue: the same key the dead-letter MDB's connector activation reads. */
     public String deadLetterQueue() {
-        return text("lastcall.broker.dead-letter-queue", "lastcall.dead");
+        return text("lastcall.dead-letter.queue", "lastcall.dead");
+    }
+
+    /** {@code classic} or {@code quorum}. */
+    public String queueType() {
+        return text("lastcall.broker.queue-type", "classic");
+    }
+
+    /** Retry delay tiers, shortest first ({@code lastcall.retry.tiers-ms}). */
+    public List<Long> retryTiersMs() {
+        return split(text("lastcall.retry.tiers-ms", "1000,10000,60000")).stream().map(Long::valueOf).sorted().toList();
+    }
+
+    /** The exchange and queue of one retry tier: {@code <lastcall.broker.retry-prefix>.<ms>}. */
+    public String retryTier(long tierMs) {
+        return text("lastcall.broker.retry-prefix", "lastcall.retry") + "." + tierMs;
+    }
+
+    private static List<String> split(String list) {
+        return Arrays.stream(list.split(",")).map(String::trim).filter(v -> !v.isEmpty()).toList();
     }
 }

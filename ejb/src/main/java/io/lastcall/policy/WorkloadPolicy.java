@@ -9,9 +9,23 @@ package io.lastcall.policy;
  * @param maxExecutionMs client timeout of a LATEST_START call
  * @param lateGraceMs    how long past a LATEST_USEFUL_COMPLETION deadline a response is still awaited
  * @param keepLateResults whether a late result's content is kept (its usage and cost always are)
+ * @param maxAttempts    attempts per job, retries included
+ * @param budget         spend plus reservations allowed per period, or null for no budget
+ * @param budgetPeriod   {@code hour}, {@code day} or {@code month} (UTC)
  */
 public record WorkloadPolicy(String name, long maxHorizonMs, long ttlCapMs, long maxExecutionMs, long lateGraceMs,
-        boolean keepLateResults) {
+        boolean keepLateResults, int maxAttempts, java.math.BigDecimal budget, String budgetPeriod) {
+
+    /** Epoch ms at which the budget period containing {@code now} began. */
+    public long budgetPeriodStart(long now) {
+        java.time.ZonedDateTime t = java.time.Instant.ofEpochMilli(now).atZone(java.time.ZoneOffset.UTC);
+        java.time.ZonedDateTime start = switch (budgetPeriod) {
+            case "hour" -> t.truncatedTo(java.time.temporal.ChronoUnit.HOURS);
+            case "month" -> t.truncatedTo(java.time.temporal.ChronoUnit.DAYS).withDayOfMonth(1);
+            default -> t.truncatedTo(java.time.temporal.ChronoUnit.DAYS);
+        };
+        return start.toInstant().toEpochMilli();
+    }
 
     /** The HTTP client timeout for one attempt that starts at {@code now}. */
     public long callTimeoutMs(long expiresAt, long now, io.lastcall.job.DeadlineSemantics semantics) {

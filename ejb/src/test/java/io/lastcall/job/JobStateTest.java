@@ -32,16 +32,17 @@ class JobStateTest {
     }
 
     @Test
-    void handedOffCanOnlyEndInAnExecutionOutcome() {
+    void handedOffEndsInAnExecutionOutcomeOrGoesBackForARetry() {
         EnumSet<JobState> allowed = EnumSet.noneOf(JobState.class);
         for (JobState next : JobState.values()) {
             if (JobState.HANDED_OFF.canMoveTo(next)) {
                 allowed.add(next);
             }
         }
-        assertTrue(allowed.equals(EnumSet.of(JobState.COMPLETED, JobState.EXECUTION_FAILED, JobState.OUTCOME_UNKNOWN)),
-                allowed.toString());
-        assertThrows(IllegalStateException.class, () -> JobState.HANDED_OFF.moveTo(JobState.EXPIRED_NOT_STARTED));
+        assertTrue(allowed.equals(EnumSet.of(JobState.COMPLETED, JobState.EXECUTION_FAILED, JobState.OUTCOME_UNKNOWN,
+                JobState.QUEUED, JobState.EXPIRED_NOT_STARTED)), allowed.toString());
+        assertThrows(IllegalStateException.class, () -> JobState.HANDED_OFF.moveTo(JobState.CANCELED));
+        assertThrows(IllegalStateException.class, () -> JobState.HANDED_OFF.moveTo(JobState.CLAIMED));
     }
 
     @Test

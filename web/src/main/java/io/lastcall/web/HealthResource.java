@@ -57,13 +57,17 @@ public class HealthResource {
         List<ConsumerStatus.Activation> activations = ConsumerStatus.activations();
         boolean consumersConnected = !activations.isEmpty()
                 && activations.stream().allMatch(ConsumerStatus.Activation::connected);
-        boolean brokerUp = consumersConnected && topology.declared();
+        List<String> unconsumed = topology.unconsumedWorkQueues();
+        boolean brokerUp = consumersConnected && topology.declared() && unconsumed.isEmpty();
         up &= brokerUp;
         broker.put("status", brokerUp ? "UP" : "DOWN");
         broker.put("connected", consumersConnected);
         broker.put("topology_declared", topology.declared());
         if (!topology.declared()) {
             broker.put("topology_error", topology.lastProblem());
+        }
+        if (!unconsumed.isEmpty()) {
+            broker.put("unconsumed_work_queues", unconsumed);
         }
         broker.put("consumers", activations.stream().map(HealthResource::view).toList());
 

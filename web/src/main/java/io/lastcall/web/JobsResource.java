@@ -5,6 +5,8 @@ import io.lastcall.ingress.JobIngress;
 import io.lastcall.ingress.Rejection;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
 import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
@@ -20,7 +22,7 @@ import jakarta.ws.rs.core.Response;
 import java.io.StringReader;
 import java.util.Map;
 
-/** {@code POST /api/jobs} (submit) and {@code GET /api/jobs/{id}} (the job with trace and attempts). */
+/** {@code POST /api/jobs} (submit), {@code GET /api/jobs/{id}} (with trace and attempts), cancel. */
 @RequestScoped
 @Path("jobs")
 @Produces(MediaType.APPLICATION_JSON)
@@ -31,6 +33,9 @@ public class JobsResource {
 
     @EJB
     JobLedger ledger;
+
+    @Inject
+    Clock clock;
 
     @POST
     @Consumes(MediaType.WILDCARD)
@@ -54,6 +59,32 @@ public class JobsResource {
         return ledger.details(id).map(d -> Response.ok(JobJson.of(d)).build())
                 .orElseGet(() -> Response.status(404).entity(Map.of("reason", "JOB_UNKNOWN",
                         "message", "no job " + id)).build());
+    }
+
+    /**
+     * {@code POST /api/jobs/{id}/cancel}: 200 with the CANCELED job; 409 {@code ALREADY_CLAIMED}
+     * once the gate granted its claim (the job keeps its real outcome), 409 {@code ALREADY_ENDED}.
+     */
+    @POST
+    @Path("{id}/cancel")
+    public Response cancel(@PathParam("id") String id) {
+        JobLedger.CancelResult result = ledger.cancel(id, clock.millis());
+        return switch (result) {
+            case CANCELED -> Response.ok(view(id)).build();
+            case UNKNOWN_JOB -> Response.status(404).entity(Map.of("reason", "JOB_UNKNOWN", "message", "no job " + id))
+                    .build();
+            case ALREADY_CLAIMED -> conflict(id, result, "the job was already claimed for dispatch and may have reached"
+                    + " the model; it keeps its real outcome");
+            case ALREADY_ENDED -> conflict(id, result, "the job has already ended");
+        };
+    }
+
+    private Response conflict(String id, JobLedger.CancelResult result, String message) {
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("reason", result.name());
+        body.put("message", message);
+        body.put("job", view(id));
+        return Response.status(409).entity(body).build();
     }
 
     private Map<String, Object> view(String jobId) {

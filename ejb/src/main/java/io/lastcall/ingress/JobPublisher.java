@@ -1,0 +1,57 @@
+package io.lastcall.ingress;
+
+import io.lastcall.dispatch.JobLedger;
+import io.lastcall.job.Deadline;
+import io.lastcall.job.Reference;
+import io.lastcall.policy.Settings;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * Publishes a job's reference with a TTL of its remaining lifetime (capped by the workload's TTL
+ * cap), directly to its workload queue or through a retry tier, and records the confirm. No
+ * lifetime left → EXPIRED_NOT_STARTED / BEFORE_PUBLISH, nothing published. Used by ingress,
+ * retries and the reconciler; no transaction spans the publish.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class JobPublisher {
+
+    @EJB
+    JobLedger ledger;
+
+    @EJB
+    ReferencePublisher publisher;
+
+    @Inject
+    Settings settings;
+
+    @Inject
+    Clock clock;
+
+    /** @param retryTierMs 0 for the workload queue itself */
+    public boolean publish(String jobId, String workload, long retryTierMs) {
+        Optional<Reference> reference = ledger.referenceToPublish(jobId);
+        if (reference.isEmpty()) {
+            return false;
+        }
+        long ttl = Deadline.publishTtlMs(reference.get().expiresAt(), clock.millis(),
+                settings.workloadOrDefault(workload).ttlCapMs());
+        if (ttl < 1) {
+            ledger.expireBeforePublish(jobId, clock.millis());
+            return false;
+        }
+        boolean confirmed = retryTierMs > 0
+                ? publisher.publishRetry(reference.get(), workload, retryTierMs, ttl)
+                : publisher.publish(reference.get(), workload, ttl);
+        if (confirmed) {
+            ledger.published(jobId, clock.millis());
+        }
+        return confirmed;
+    }
+}

@@ -1,0 +1,56 @@
+package io.lastcall.web;
+
+import io.lastcall.dispatch.JobLedger;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.Json;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonReader;
+import jakarta.json.JsonString;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.io.StringReader;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code POST /api/subjects/{subject}/revisions} with {@code {"source_revision":"r8"}}: r8 is now
+ * the subject's newest input; its jobs of other revisions that are not claimed yet end
+ * SUPERSEDED (now, or at the gate). Answers the ids superseded now.
+ */
+@RequestScoped
+@Path("subjects/{subject}/revisions")
+@Produces(MediaType.APPLICATION_JSON)
+public class SubjectsResource {
+
+    @EJB
+    JobLedger ledger;
+
+    @Inject
+    Clock clock;
+
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    public Response announce(@PathParam("subject") String subject, String body) {
+        String revision;
+        try (JsonReader reader = Json.createReader(new StringReader(body == null ? "" : body))) {
+            JsonObject o = reader.readObject();
+            revision = o.get("source_revision") instanceof JsonString s && !s.getString().isBlank() ? s.getString() : null;
+        } catch (RuntimeException e) {
+            revision = null;
+        }
+        if (revision == null) {
+            return Response.status(400).entity(Map.of("reason", "REVISION_MISSING",
+                    "message", "the body must be {\"source_revision\":\"…\"}")).build();
+        }
+        List<String> superseded = ledger.supersede(subject, revision, clock.millis());
+        return Response.ok(Map.of("subject", subject, "source_revision", revision, "superseded", superseded)).build();
+    }
+}
