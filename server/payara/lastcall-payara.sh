@@ -17,12 +17,19 @@
 #   LC_PORTBASE  Payara port base: admin = base+48, http = base+80  [8000]
 #   LC_DB        h2 | postgres: what jdbc/lastcall points at        [h2]
 #   LASTCALL_PG_HOST/_PORT/_DATABASE/_USER/_PASSWORD                [127.0.0.1/5432/lastcall/lastcall/lastcall]
+#   LC_ENV_FILE  a file of VAR=value lines exported before anything else (the test domain's settings)
 #   LC_RESET_DATABASES  true: "start" first stops the domain and empties both ledgers (the H2
 #                file and the PostgreSQL schema) - what the integration tests do  [false]
 # Every other LASTCALL_* variable in the environment of "start" reaches the server, where
 # MicroProfile Config reads it (LASTCALL_DISPATCH_PERMITS -> lastcall.dispatch.permits).
 set -euo pipefail
 
+if [ -n "${LC_ENV_FILE:-}" ]; then
+  set -a
+  # shellcheck disable=SC1090
+  . "$LC_ENV_FILE"
+  set +a
+fi
 : "${LC_RUNTIME:?LC_RUNTIME must name the runtime directory}"
 LC_DOMAIN=${LC_DOMAIN:-lastcall}
 LC_PORTBASE=${LC_PORTBASE:-8000}

@@ -285,14 +285,6 @@ public class JobLedger {
         return 0;
     }
 
-    /** The reference to publish for a job now, or empty when it has ended or no lifetime is left. */
-    public Optional<Reference> referenceToPublish(String jobId) {
-        Job job = em.find(Job.class, jobId);
-        return job == null || job.getState().isTerminal() ? Optional.empty()
-                : Optional.of(new Reference(job.getJobId(), job.getGeneration(), job.getExpiresAt(),
-                        job.getSchemaVersion()));
-    }
-
     // ---- dead letters
 
     /**

@@ -29,16 +29,17 @@ public final class Deadline {
     }
 
     /**
-     * The per-message TTL to publish with: the job's remaining lifetime capped by the queue's TTL
-     * cap, or 0 when nothing is left. RabbitMQ reads an expiration of "0" as "expire at once" and a
-     * JMS TTL of 0 as "never", so a 0 here must mean "do not publish".
+     * The per-message TTL to publish with: the job's remaining dispatchable lifetime (what
+     * {@link #remainingForDispatch} gives), capped by the queue's TTL cap, or 0 when nothing is
+     * left. So a message expires in the broker exactly when the gate would refuse it, never after.
+     * RabbitMQ reads an expiration of "0" as "expire at once" and a JMS TTL of 0 as "never", so a 0
+     * here must mean "do not publish".
      */
-    public static long publishTtlMs(long expiresAt, long now, long ttlCapMs) {
-        long remaining = minus(expiresAt, now);
-        if (remaining < 1) {
+    public static long publishTtlMs(long remainingForDispatchMs, long ttlCapMs) {
+        if (remainingForDispatchMs < 1) {
             return 0;
         }
-        return ttlCapMs > 0 ? Math.min(remaining, ttlCapMs) : remaining;
+        return ttlCapMs > 0 ? Math.min(remainingForDispatchMs, ttlCapMs) : remainingForDispatchMs;
     }
 
     /** Whether a result finished at {@code finishedAt} came too late to be useful. */

@@ -49,13 +49,14 @@ class DeadlineTest {
     }
 
     @Test
-    void publishTtlIsTheRemainingLifetimeCappedAndNeverZero() {
-        assertEquals(5_000, Deadline.publishTtlMs(15_000, 10_000, 60_000));
-        assertEquals(1_000, Deadline.publishTtlMs(15_000, 10_000, 1_000), "capped by the queue's TTL");
-        assertEquals(5_000, Deadline.publishTtlMs(15_000, 10_000, 0), "no cap");
-        assertEquals(1, Deadline.publishTtlMs(10_001, 10_000, 60_000));
-        assertEquals(0, Deadline.publishTtlMs(10_000, 10_000, 60_000), "nothing left: do not publish");
-        assertEquals(0, Deadline.publishTtlMs(9_000, 10_000, 60_000));
+    void publishTtlIsTheRemainingDispatchableLifetimeCappedAndNeverZero() {
+        long remaining = Deadline.remainingForDispatch(15_000, 10_000, 50, LATEST_USEFUL_COMPLETION, 1_000);
+        assertEquals(3_950, Deadline.publishTtlMs(remaining, 60_000), "margin and min execution come off");
+        assertEquals(1_000, Deadline.publishTtlMs(5_000, 1_000), "capped by the queue's TTL");
+        assertEquals(5_000, Deadline.publishTtlMs(5_000, 0), "no cap");
+        assertEquals(1, Deadline.publishTtlMs(1, 60_000));
+        assertEquals(0, Deadline.publishTtlMs(0, 60_000), "nothing left: do not publish");
+        assertEquals(0, Deadline.publishTtlMs(-1_000, 60_000));
     }
 
     @Test

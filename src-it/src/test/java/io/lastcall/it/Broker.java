@@ -100,6 +100,22 @@ public final class Broker {
         });
     }
 
+    /**
+     * Takes the next message off the queue unacknowledged (as a consumer would), holds it for
+     * {@code holdMs}, then nacks it with requeue. Returns its message id, or null if the queue was empty.
+     */
+    public static String holdAndRequeue(String queue, long holdMs) {
+        return withChannel(channel -> {
+            GetResponse response = channel.basicGet(queue, false);
+            if (response == null) {
+                return null;
+            }
+            Await.sleep(holdMs);
+            channel.basicNack(response.getEnvelope().getDeliveryTag(), false, true);
+            return response.getProps().getMessageId();
+        });
+    }
+
     public static QueueCounts counts(String queue) {
         for (String line : rabbitmqctl("list_queues", "--no-table-headers", "name", "messages_ready", "messages_unacknowledged", "consumers")) {
             String[] f = line.trim().split("\\s+");

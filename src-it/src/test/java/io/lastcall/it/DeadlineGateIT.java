@@ -20,19 +20,25 @@ import java.util.function.UnaryOperator;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The deadline gate on a real broker, server and database, with the dispatch spy as the model
- * backend. The test domain runs with 1 dispatch permit and 3 worker consumers of prefetch 1
- * (src-it/pom.xml). "Zero handoffs" is always read off the spy's record.
+ * backend. The test domain runs with 2 dispatch permits and 4 worker consumers of prefetch 1
+ * (src-it/it-domain.env). "Zero handoffs" is always read off the spy's record.
  */
 @ExtendWith(ArquillianExtension.class)
 class DeadlineGateIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private final DispatchSpy spy = DispatchSpy.get();
+
+    @BeforeEach
+    void workerIdle() {
+        Jobs.awaitIdle();
+    }
 
     @Deployment(testable = false)
     static EnterpriseArchive deployment() {
@@ -94,9 +100,10 @@ class DeadlineGateIT {
 
     @Test
     void jobsWaitingLocallyPastTheirDeadlineExpireAtTheGateWithoutAHandoff() {
-        String slow = Jobs.newId("permit-holder");
-        Jobs.submit(Jobs.envelope(slow, Jobs.now() + 30_000, "spy-delay-5000"));
-        Await.until("the slow job holds the only permit", WAIT, () -> spy.requestsFor(slow), r -> r.size() == 1);
+        List<String> holders = List.of(Jobs.newId("permit-holder"), Jobs.newId("permit-holder"));
+        holders.forEach(h -> Jobs.submit(Jobs.envelope(h, Jobs.now() + 30_000, "spy-delay-5000")));
+        Await.until("slow jobs hold both permits", WAIT, () -> holders.stream().allMatch(h ->
+                spy.requestsFor(h).size() == 1), ok -> ok);
         String late1 = Jobs.newId("waiter");
         String late2 = Jobs.newId("waiter");
         long deadline = Jobs.now() + 2_500;
@@ -107,7 +114,7 @@ class DeadlineGateIT {
         JsonObject waiting = Await.until("both wait locally for a permit", WAIT,
                 () -> Api.get("/api/health").json().asJsonObject().getJsonObject("dispatch"),
                 d -> d.getInt("waiting") == 2);
-        assertEquals(1, waiting.getInt("in_use"));
+        assertEquals(2, waiting.getInt("in_use"));
         for (String id : List.of(late1, late2)) {
             JsonObject job = Jobs.awaitOutcome(id, WAIT);
             assertEquals("EXPIRED_NOT_STARTED", job.getString("outcome"), job.toString());
@@ -115,7 +122,7 @@ class DeadlineGateIT {
             assertEquals(0, attempts(job).size(), "no claim, no attempt");
             assertNotNull(job.getJsonObject("trace").getJsonNumber("received_at"), "it was delivered");
         }
-        assertEquals("COMPLETED", Jobs.awaitOutcome(slow, WAIT).getString("outcome"));
+        holders.forEach(h -> assertEquals("COMPLETED", Jobs.awaitOutcome(h, WAIT).getString("outcome")));
         Await.sleep(500);
         assertEquals(List.of(), spy.requestsFor(late1), "zero handoffs");
         assertEquals(List.of(), spy.requestsFor(late2), "zero handoffs");

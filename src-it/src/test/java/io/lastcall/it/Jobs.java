@@ -11,6 +11,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
 
 /** Submitting jobs and reading them back through the real REST API. */
@@ -41,7 +42,20 @@ public final class Jobs {
     }
 
     public static Api.Reply post(String body) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(ItConfig.baseUrl() + "/api/jobs"))
+        return post("/api/jobs", body);
+    }
+
+    public static Api.Reply cancel(String jobId) {
+        return post("/api/jobs/" + jobId + "/cancel", "");
+    }
+
+    /** POST /api/reconcile: one reconciler pass and its report. */
+    public static JsonObject reconcile() {
+        return post("/api/reconcile", "").json().asJsonObject();
+    }
+
+    public static Api.Reply post(String path, String body) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(ItConfig.baseUrl() + path))
                 .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
         try {
@@ -50,7 +64,7 @@ public final class Jobs {
                 return new Api.Reply(response.statusCode(), reader.read());
             }
         } catch (IOException e) {
-            throw new IllegalStateException("POST /api/jobs: " + e, e);
+            throw new IllegalStateException("POST " + path + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -73,6 +87,40 @@ public final class Jobs {
     public static JsonObject awaitOutcome(String jobId, Duration timeout) {
         return Await.until("an outcome for " + jobId, timeout, () -> get(jobId),
                 j -> j != null && !j.isNull("outcome"));
+    }
+
+    /** Waits until no job is dispatching or waiting for a permit and the worker queues are empty. */
+    public static void awaitIdle() {
+        Await.until("the worker idle", Duration.ofSeconds(60), () -> {
+            JsonObject dispatch = Api.get("/api/health").json().asJsonObject().getJsonObject("dispatch");
+            Broker.QueueCounts queue = Broker.counts(ItConfig.workerQueue());
+            return dispatch.getInt("in_use") + dispatch.getInt("waiting") + queue.ready() + queue.unacked();
+        }, busy -> busy == 0);
+    }
+
+    /**
+     * Keeps every worker consumer busy for about {@code holdMs}: two calls hold both dispatch
+     * permits (the spy answers after holdMs) and two more jobs wait for a permit, one per consumer
+     * (the test domain runs 2 permits and 4 consumers of prefetch 1). Leaves {@code free} consumers free.
+     */
+    public static List<String> occupyConsumers(DispatchSpy spy, int free, long holdMs) {
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            String id = newId("holder");
+            submit(envelope(id, now() + 60_000, "spy-delay-" + holdMs));
+            ids.add(id);
+        }
+        Await.until("both permits held", Duration.ofSeconds(30), () -> ids.stream().allMatch(id ->
+                spy.requestsFor(id).size() == 1), ok -> ok);
+        int waiters = 2 - free;
+        for (int i = 0; i < waiters; i++) {
+            String id = newId("waiter");
+            submit(envelope(id, now() + 60_000, "spy-ok"));
+            ids.add(id);
+        }
+        Await.until(waiters + " waiting for a permit", Duration.ofSeconds(30), () -> Api.get("/api/health").json()
+                .asJsonObject().getJsonObject("dispatch").getInt("waiting"), n -> n == waiters);
+        return ids;
     }
 
     public static long now() {
