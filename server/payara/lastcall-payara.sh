@@ -69,13 +69,14 @@ create_domain() {
 configure_domain() {
   local marker="$DOMAINS/$LC_DOMAIN/.lastcall-unconfigured"
   [ -f "$marker" ] || return 0
+  # H2 with WRITE_DELAY=0: a commit is written at once, so a killed server loses no committed state
   say "configuring JDBC pools jdbc/lastcall-h2 and jdbc/lastcall-pg"
   local pg_host=${LASTCALL_PG_HOST:-127.0.0.1} pg_port=${LASTCALL_PG_PORT:-5432}
   local pg_db=${LASTCALL_PG_DATABASE:-lastcall} pg_user=${LASTCALL_PG_USER:-lastcall}
   local pg_password=${LASTCALL_PG_PASSWORD:-lastcall}
   local script="$DOMAINS/$LC_DOMAIN/lastcall-setup.asadmin"
   cat > "$script" <<ASADMIN
-create-jdbc-connection-pool --datasourceclassname org.h2.jdbcx.JdbcDataSource --restype javax.sql.XADataSource --steadypoolsize 2 --maxpoolsize 32 --property URL=jdbc\\\\:h2\\\\:\${com.sun.aas.instanceRoot}/lib/databases/lastcall lastcall-h2
+create-jdbc-connection-pool --datasourceclassname org.h2.jdbcx.JdbcDataSource --restype javax.sql.XADataSource --steadypoolsize 2 --maxpoolsize 32 --property URL=jdbc\\\\:h2\\\\:\${com.sun.aas.instanceRoot}/lib/databases/lastcall\\\\;WRITE_DELAY\\\\=0 lastcall-h2
 create-jdbc-resource --connectionpoolid lastcall-h2 jdbc/lastcall-h2
 create-jdbc-connection-pool --datasourceclassname org.postgresql.xa.PGXADataSource --restype javax.sql.XADataSource --steadypoolsize 0 --maxpoolsize 32 --isconnectvalidatereq true --validationmethod auto-commit --failconnection true --property serverName=$pg_host:portNumber=$pg_port:databaseName=$pg_db:user=$pg_user:password=$pg_password lastcall-pg
 create-jdbc-resource --connectionpoolid lastcall-pg jdbc/lastcall-pg

@@ -398,11 +398,17 @@ public class JobLedger {
         return true;
     }
 
-    /** Handed off, no result and past every allowance: OUTCOME_UNKNOWN, the exposure stays reserved. */
-    public boolean markUnknown(String jobId, long now, long allowanceMs) {
+    /**
+     * Handed off, and no result although the call's own timeout (counted from the handoff) and the
+     * grace have passed: OUTCOME_UNKNOWN, the exposure stays reserved.
+     */
+    public boolean markUnknown(String jobId, long now, WorkloadPolicy policy, long graceMs) {
         Job job = lock(jobId);
-        if (job == null || job.getState() != JobState.HANDED_OFF
-                || now <= Math.max(job.getExpiresAt(), job.getHandedOffAt()) + allowanceMs) {
+        if (job == null || job.getState() != JobState.HANDED_OFF) {
+            return false;
+        }
+        long callTimeout = policy.callTimeoutMs(job.getExpiresAt(), job.getHandedOffAt(), job.getDeadlineSemantics());
+        if (now <= job.getHandedOffAt() + callTimeout + graceMs) {
             return false;
         }
         for (Attempt a : attemptsOf(jobId)) {

@@ -33,8 +33,8 @@ import java.util.logging.Logger;
  *       ({@code IN_BROKER} if it was queued, else {@code RECONCILED});</li>
  *   <li>a claim older than {@code claim-timeout-ms} that never reached the wire is revoked, its
  *       reservation released, and the job re-admitted within its remaining lifetime or expired;</li>
- *   <li>a handoff with no result past its deadline, the call's allowance and the grace becomes
- *       {@code OUTCOME_UNKNOWN}, its exposure kept reserved.</li>
+ *   <li>a handoff with no result after the call's own timeout (from the handoff) and the grace
+ *       becomes {@code OUTCOME_UNKNOWN}, its exposure kept reserved.</li>
  * </ol>
  * Then it checks the invariant per workload and logs any violation loudly.
  */
@@ -138,7 +138,7 @@ public class Reconciler {
         }
         for (Job job : ledger.inStates(Set.of(JobState.HANDED_OFF), BATCH)) {
             WorkloadPolicy policy = settings.workloadOrDefault(job.getWorkload());
-            if (ledger.markUnknown(job.getJobId(), clock.millis(), policy.maxExecutionMs() + policy.lateGraceMs() + grace)) {
+            if (ledger.markUnknown(job.getJobId(), clock.millis(), policy, grace)) {
                 unknown++;
             }
         }
