@@ -2,6 +2,7 @@ package io.lastcall.web;
 
 import io.lastcall.dispatch.LedgerStats;
 import io.lastcall.dispatch.Reconciler;
+import io.lastcall.policy.Settings;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -33,11 +34,14 @@ public class StatsResource {
     @Inject
     Clock clock;
 
+    @Inject
+    Settings settings;
+
     @GET
     @Path("stats")
     public Map<String, Object> stats() {
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("workloads", view(stats.byWorkload(clock.millis() - 5_000)));
+        body.put("workloads", view(stats.byWorkload(clock.millis() - settings.reconcilerGraceMs())));
         return body;
     }
 
