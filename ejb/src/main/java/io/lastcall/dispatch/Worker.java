@@ -17,8 +17,9 @@ import java.time.Clock;
 
 /**
  * One received reference, start to end: receipt → permit wait → final gate → handoff → call →
- * settle (→ a retry tier for a failure proven not to have run). No transaction spans the wait or the call; each step is its own in {@link JobLedger}.
- * Returning normally lets the message be acknowledged; an exception gets it redelivered.
+ * settle (→ a retry tier for a failure proven not to have run). No transaction spans the wait or
+ * the call; each step is its own in {@link JobLedger}. Returning normally lets the message be
+ * acknowledged; an exception gets it redelivered.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
