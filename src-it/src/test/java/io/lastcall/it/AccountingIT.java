@@ -19,11 +19,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.stream.Collectors;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -33,23 +30,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * dispatch spy; after each test a reconciler pass must find the invariant intact.
  */
 @ExtendWith(ArquillianExtension.class)
-class AccountingIT {
+class AccountingIT extends SpyBackedDeployment {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String INCIDENT_QUEUE = "it.lastcall.work.incident-summary";
-    private final DispatchSpy spy = DispatchSpy.get();
 
-    @BeforeEach
-    void workerIdle() {
-        Jobs.awaitIdle();
-    }
-
-    @Deployment(testable = false)
-    static EnterpriseArchive deployment() {
-        DispatchSpy.get();
-        Deployments.freshProbeQueues();
-        return Deployments.lastcallWithProbes();
-    }
 
     @AfterEach
     void invariantHoldsAfterEveryTest() {

@@ -17,10 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
-import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
-import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -30,22 +27,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * (src-it/it-domain.env). "Zero handoffs" is always read off the spy's record.
  */
 @ExtendWith(ArquillianExtension.class)
-class DeadlineGateIT {
+class DeadlineGateIT extends SpyBackedDeployment {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
-    private final DispatchSpy spy = DispatchSpy.get();
 
-    @BeforeEach
-    void workerIdle() {
-        Jobs.awaitIdle();
-    }
-
-    @Deployment(testable = false)
-    static EnterpriseArchive deployment() {
-        DispatchSpy.get();
-        Deployments.freshProbeQueues();
-        return Deployments.lastcallWithProbes();
-    }
 
     private static JsonArray attempts(JsonObject job) {
         return job.getJsonArray("attempts");

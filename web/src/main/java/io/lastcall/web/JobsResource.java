@@ -7,10 +7,7 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import jakarta.json.Json;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -19,8 +16,8 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.io.StringReader;
 import java.util.Map;
+import java.util.Optional;
 
 /** {@code POST /api/jobs} (submit), {@code GET /api/jobs/{id}} (with trace and attempts), cancel. */
 @RequestScoped
@@ -40,13 +37,11 @@ public class JobsResource {
     @POST
     @Consumes(MediaType.WILDCARD)
     public Response submit(String body) {
-        JsonObject envelope;
-        try (JsonReader reader = Json.createReader(new StringReader(body == null ? "" : body))) {
-            envelope = reader.readObject();
-        } catch (JsonException | IllegalStateException e) {
-            return error(Rejection.BODY_MALFORMED, "the body is not a JSON object: " + e.getMessage());
+        Optional<JsonObject> envelope = JsonBody.object(body);
+        if (envelope.isEmpty()) {
+            return error(Rejection.BODY_MALFORMED, "the body is not a JSON object");
         }
-        JobIngress.Outcome outcome = ingress.submit(envelope);
+        JobIngress.Outcome outcome = ingress.submit(envelope.get());
         if (outcome.rejection() != null) {
             return error(outcome.rejection(), outcome.message());
         }

@@ -4,9 +4,6 @@ import io.lastcall.dispatch.JobLedger;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.Json;
-import jakarta.json.JsonObject;
-import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -15,7 +12,6 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.io.StringReader;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
@@ -39,13 +35,10 @@ public class SubjectsResource {
     @POST
     @Consumes(MediaType.WILDCARD)
     public Response announce(@PathParam("subject") String subject, String body) {
-        String revision;
-        try (JsonReader reader = Json.createReader(new StringReader(body == null ? "" : body))) {
-            JsonObject o = reader.readObject();
-            revision = o.get("source_revision") instanceof JsonString s && !s.getString().isBlank() ? s.getString() : null;
-        } catch (RuntimeException e) {
-            revision = null;
-        }
+        String revision = JsonBody.object(body)
+                .map(o -> o.get("source_revision") instanceof JsonString s && !s.getString().isBlank() ? s.getString()
+                        : null)
+                .orElse(null);
         if (revision == null) {
             return Response.status(400).entity(Map.of("reason", "REVISION_MISSING",
                     "message", "the body must be {\"source_revision\":\"…\"}")).build();
