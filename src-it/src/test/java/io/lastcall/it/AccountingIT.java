@@ -64,7 +64,10 @@ class AccountingIT extends SpyBackedDeployment {
         long deadline = Jobs.now() + 2_000;
         List<String> ids = List.of(Jobs.newId("slow-worker"), Jobs.newId("slow-worker"), Jobs.newId("slow-worker"));
 
-        ids.forEach(id -> Jobs.submit(Jobs.envelope(id, deadline, "spy-ok")));
+        // the first goes to the one free consumer, which then waits for a permit until its own
+        // deadline, 1 s after the other two: a slow worker, still busy when their TTL ends
+        Jobs.submit(Jobs.envelope(ids.get(0), deadline + 1_000, "spy-ok"));
+        ids.subList(1, 3).forEach(id -> Jobs.submit(Jobs.envelope(id, deadline, "spy-ok")));
 
         Map<String, Long> reasons = ids.stream().map(id -> Jobs.awaitOutcome(id, WAIT))
                 .peek(j -> assertEquals("EXPIRED_NOT_STARTED", j.getString("outcome"), j.toString()))
