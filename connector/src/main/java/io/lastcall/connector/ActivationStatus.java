@@ -20,6 +20,7 @@ final class ActivationStatus implements ActivationStatusMXBean {
     private final AtomicLong acknowledged = new AtomicLong();
     private final AtomicLong requeued = new AtomicLong();
     private final AtomicLong rejected = new AtomicLong();
+    private final AtomicLong paused = new AtomicLong();
     private volatile String lastError = "";
     private volatile long lastErrorAt;
     private ObjectName name;
@@ -62,6 +63,7 @@ final class ActivationStatus implements ActivationStatusMXBean {
     void acknowledged() { acknowledged.incrementAndGet(); }
     void requeued() { requeued.incrementAndGet(); }
     void rejected() { rejected.incrementAndGet(); }
+    void paused() { paused.incrementAndGet(); }
 
     void error(String message) {
         lastError = message;
@@ -77,6 +79,7 @@ final class ActivationStatus implements ActivationStatusMXBean {
     @Override public long getAcknowledged() { return acknowledged.get(); }
     @Override public long getRequeued() { return requeued.get(); }
     @Override public long getRejected() { return rejected.get(); }
+    @Override public long getPaused() { return paused.get(); }
     @Override public String getLastError() { return lastError; }
     @Override public long getLastErrorAt() { return lastErrorAt; }
 }

@@ -28,6 +28,9 @@ public interface ActivationStatusMXBean {
     /** Rejected without requeue after maxRedeliveries, i.e. sent to the dead-letter exchange. */
     long getRejected();
 
+    /** Deliveries held back because the endpoint reported an infrastructure failure (pauseOn). */
+    long getPaused();
+
     String getLastError();
 
     /** Epoch ms of the last error, 0 if none. */

@@ -12,7 +12,7 @@ import java.util.function.Function;
 public record ConsumerSettings(
         String host, int port, String virtualHost, String username, String password,
         String queue, int prefetch, int consumers, int maxRedeliveries,
-        long reconnectMaxDelayMs, long shutdownTimeoutMs) {
+        long reconnectMaxDelayMs, long shutdownTimeoutMs, String pauseOn) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 5672;
@@ -40,7 +40,8 @@ public record ConsumerSettings(
                 consumer.integer("reconnect-max-delay-ms", spec.getReconnectMaxDelayMs(),
                         (int) DEFAULT_RECONNECT_MAX_DELAY_MS, 100, 3_600_000),
                 consumer.integer("shutdown-timeout-ms", spec.getShutdownTimeoutMs(),
-                        (int) DEFAULT_SHUTDOWN_TIMEOUT_MS, 0, 3_600_000));
+                        (int) DEFAULT_SHUTDOWN_TIMEOUT_MS, 0, 3_600_000),
+                consumer.text("pause-on", spec.getPauseOn(), ""));
         List<String> problems = new ArrayList<>(connection.problems);
         problems.addAll(consumer.problems);
         if (!problems.isEmpty()) {
@@ -52,6 +53,14 @@ public record ConsumerSettings(
     /** The queues to consume: {@code queue} may list several, comma-separated. */
     public java.util.List<String> queues() {
         return java.util.Arrays.stream(queue.split(",")).map(String::trim).filter(q -> !q.isEmpty()).toList();
+    }
+
+    /**
+     * Exception class names (the class or a superclass, anywhere in the cause chain) that mean
+     * "not this message's fault" ({@code pauseOn}, comma-separated).
+     */
+    public java.util.List<String> pauseOnExceptions() {
+        return java.util.Arrays.stream(pauseOn.split(",")).map(String::trim).filter(c -> !c.isEmpty()).toList();
     }
 
     /** Human-readable, secrets left out. */

@@ -156,17 +156,31 @@ final class ConsumerWork implements Work {
     private record Inbound(String queue, Delivery delivery) {
     }
 
-    private void handle(Channel channel, String queue, Delivery delivery) throws IOException {
+    private void handle(Channel channel, String queue, Delivery delivery) throws IOException, InterruptedException {
         long tag = delivery.getEnvelope().getDeliveryTag();
         String key = JmsMessages.key(delivery);
         Integer brokerCount = JmsMessages.brokerDeliveryCount(delivery);
         status.delivered();
-        EndpointDelivery.Result result;
-        try {
-            Message message = JmsMessages.toJms(delivery, queue, tracker.failuresSoFar(key, brokerCount));
-            result = endpoint.deliver(message);
-        } catch (JMSException e) {
-            result = new EndpointDelivery.Result("cannot build a JMS message from the delivery: " + e);
+        EndpointDelivery.Result result = deliver(queue, delivery, tracker.failuresSoFar(key, brokerCount));
+        long delay = INITIAL_RECONNECT_DELAY_MS;
+        for (int pauses = 1; result.pause() && running && channel.isOpen(); pauses++) {
+            // not this message's fault (the endpoint's database is down, say): hold it, back off, try
+            // it again; it does not count toward maxRedeliveries
+            status.paused();
+            status.error("paused: " + result.failure());
+            if (pauses == 1 || pauses % 10 == 0) {
+                LOG.warning("RabbitMQ " + name() + ": message " + key + " held back by an infrastructure failure ("
+                        + result.failure() + "); retry " + pauses + " in " + delay + " ms");
+            }
+            pause(delay);
+            delay = Math.min(delay * 2, settings.reconnectMaxDelayMs());
+            if (running && channel.isOpen()) {
+                result = deliver(queue, delivery, tracker.failuresSoFar(key, brokerCount));
+            }
+        }
+        if (result.pause()) {
+            // stopping, or the channel is gone: the broker redelivers it, uncounted
+            return;
         }
         if (!channel.isOpen()) {
             // the broker redelivers it: processing may be repeated, never lost
@@ -191,6 +205,25 @@ final class ConsumerWork implements Work {
             channel.basicReject(tag, false);
             status.rejected();
             status.error("rejected " + key + ": " + result.failure());
+        }
+    }
+
+    /** One delivery to the endpoint; conversion problems become a message the endpoint can quarantine. */
+    private EndpointDelivery.Result deliver(String queue, Delivery delivery, int failedSoFar) {
+        Message message;
+        try {
+            message = JmsMessages.toJms(delivery, queue, failedSoFar);
+        } catch (JMSException | RuntimeException e) {
+            try {
+                message = JmsMessages.unreadable(delivery, queue, e);
+            } catch (JMSException | RuntimeException again) {
+                return new EndpointDelivery.Result("cannot build a JMS message from the delivery: " + again);
+            }
+        }
+        try {
+            return endpoint.deliver(message);
+        } catch (RuntimeException e) {
+            return new EndpointDelivery.Result("delivery failed: " + e);
         }
     }
 

@@ -9,6 +9,8 @@ import jakarta.transaction.Status;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Delivers one message to one MDB instance and says whether it may be acknowledged.
@@ -29,9 +31,16 @@ final class EndpointDelivery {
         }
     }
 
-    /** null when the message may be acknowledged, else why not. */
-    record Result(String failure) {
-        static final Result OK = new Result(null);
+    /**
+     * {@code failure} null when the message may be acknowledged, else why not; {@code pause} when
+     * the failure is one of the activation's {@code pauseOn} exceptions: not the message's fault.
+     */
+    record Result(String failure, boolean pause) {
+        static final Result OK = new Result(null, false);
+
+        Result(String failure) {
+            this(failure, false);
+        }
 
         boolean ok() {
             return failure == null;
@@ -41,10 +50,13 @@ final class EndpointDelivery {
     private final MessageEndpointFactory factory;
     private final TransactionSynchronizationRegistry registry;
     private final boolean transacted;
+    private final List<String> pauseOn;
 
-    EndpointDelivery(MessageEndpointFactory factory, TransactionSynchronizationRegistry registry) {
+    EndpointDelivery(MessageEndpointFactory factory, TransactionSynchronizationRegistry registry,
+            List<String> pauseOn) {
         this.factory = factory;
         this.registry = registry;
+        this.pauseOn = List.copyOf(pauseOn);
         try {
             this.transacted = factory.isDeliveryTransacted(ON_MESSAGE);
         } catch (NoSuchMethodException e) {
@@ -94,13 +106,29 @@ final class EndpointDelivery {
                 : new Result("transaction did not commit (status " + watch.status + ")");
     }
 
-    private static Result invoke(MessageEndpoint endpoint, Message message) {
+    private Result invoke(MessageEndpoint endpoint, Message message) {
         try {
             ((MessageListener) endpoint).onMessage(message);
             return Result.OK;
         } catch (RuntimeException | Error e) {
-            return new Result("onMessage threw " + rootCause(e));
+            return new Result("onMessage threw " + rootCause(e), pauses(e, pauseOn));
         }
+    }
+
+    /** Whether a class named in {@code pauseOn} (or one it extends) is anywhere in the cause chain. */
+    static boolean pauses(Throwable e, List<String> pauseOn) {
+        if (pauseOn.isEmpty()) {
+            return false;
+        }
+        Set<Throwable> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Throwable t = e; t != null && seen.add(t); t = t.getCause()) {
+            for (Class<?> c = t.getClass(); c != null; c = c.getSuperclass()) {
+                if (pauseOn.contains(c.getName())) {
+                    return true;
+                }
+            }
+        }
+        return false;
     }
 
     private static String rootCause(Throwable e) {

@@ -16,13 +16,19 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.Date;
+import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Map;
 
 /**
  * Turns one AMQP delivery into a Jakarta Messaging message: a TextMessage when the body is valid
  * UTF-8, a BytesMessage otherwise. AMQP headers become properties under their own names; the
- * envelope is exposed as {@code amqp_*} properties.
+ * envelope is exposed as {@code amqp_*} properties. Conversion never fails on what a producer
+ * sent: a header whose name no JMS property may have (blank, starting with a digit, a reserved
+ * word) is left out and named in {@code amqp_conversion_error}, and a delivery that cannot be
+ * converted at all still reaches the endpoint as its body and queue plus that property, so the
+ * application can quarantine it instead of the consumer dying on it.
  */
 final class JmsMessages {
 
@@ -32,6 +38,9 @@ final class JmsMessages {
     static final String PROP_EXPIRATION = "amqp_expiration";
     static final String PROP_CONTENT_TYPE = "amqp_content_type";
     static final String PROP_FAILED_DELIVERIES = "amqp_failed_deliveries";
+    static final String PROP_CONVERSION_ERROR = "amqp_conversion_error";
+    /** the reason of the most recent dead-lettering (x-death is newest first; x-first-death-* is the oldest) */
+    static final String PROP_LAST_DEATH_REASON = "amqp_last_death_reason";
 
     private JmsMessages() {
     }
@@ -79,10 +88,23 @@ final class JmsMessages {
         if (props.getPriority() != null) {
             message.setJMSPriority(Math.max(0, Math.min(9, props.getPriority())));
         }
+        List<String> refused = new ArrayList<>();
         if (props.getHeaders() != null) {
             for (Map.Entry<String, Object> header : props.getHeaders().entrySet()) {
-                setProperty(message, header.getKey(), header.getValue());
+                try {
+                    setProperty(message, header.getKey(), header.getValue());
+                } catch (JMSException | RuntimeException e) {
+                    refused.add("'" + printable(header.getKey()) + "'");
+                }
             }
+        }
+        if (!refused.isEmpty()) {
+            message.setStringProperty(PROP_CONVERSION_ERROR, "AMQP header names that are not valid JMS property"
+                    + " names: " + String.join(", ", refused));
+        }
+        String lastDeath = lastDeathReason(props.getHeaders());
+        if (lastDeath != null) {
+            message.setStringProperty(PROP_LAST_DEATH_REASON, lastDeath);
         }
         message.setStringProperty(PROP_QUEUE, queue);
         message.setStringProperty(PROP_EXCHANGE, delivery.getEnvelope().getExchange());
@@ -95,6 +117,46 @@ final class JmsMessages {
             message.setStringProperty(PROP_CONTENT_TYPE, props.getContentType());
         }
         return message;
+    }
+
+    /**
+     * The delivery as far as it can be taken when {@link #toJms} failed: its body, queue and
+     * redelivery flag, and why the rest could not be converted.
+     */
+    static Message unreadable(Delivery delivery, String queue, Throwable why) throws JMSException {
+        RMQBytesMessage message = new RMQBytesMessage();
+        message.writeBytes(delivery.getBody() == null ? new byte[0] : delivery.getBody());
+        message.reset();
+        message.setJMSMessageID("ID:" + printable(key(delivery)));
+        message.setJMSRedelivered(delivery.getEnvelope().isRedeliver());
+        message.setStringProperty(PROP_QUEUE, queue);
+        message.setStringProperty(PROP_CONVERSION_ERROR, "the delivery could not be converted: " + why);
+        return message;
+    }
+
+    /** x-last-death-reason (RabbitMQ 3.13+), else the reason of x-death's first (newest) entry. */
+    static String lastDeathReason(Map<String, Object> headers) {
+        if (headers == null) {
+            return null;
+        }
+        Object last = headers.get("x-last-death-reason");
+        if (last != null) {
+            return last.toString();
+        }
+        if (headers.get("x-death") instanceof List<?> deaths && !deaths.isEmpty()
+                && deaths.get(0) instanceof Map<?, ?> newest && newest.get("reason") != null) {
+            return newest.get("reason").toString();
+        }
+        return null;
+    }
+
+    private static String printable(String s) {
+        if (s == null) {
+            return "null";
+        }
+        StringBuilder out = new StringBuilder();
+        s.codePoints().limit(100).forEach(c -> out.append(Character.isISOControl(c) ? "?" : Character.toString(c)));
+        return out.toString();
     }
 
     private static void setProperty(Message message, String name, Object value) throws JMSException {

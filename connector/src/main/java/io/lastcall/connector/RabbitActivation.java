@@ -25,7 +25,7 @@ final class RabbitActivation {
         this.settings = settings;
         this.status = new ActivationStatus(settings);
         TransactionSynchronizationRegistry registry = context.getTransactionSynchronizationRegistry();
-        EndpointDelivery endpoint = new EndpointDelivery(factory, registry);
+        EndpointDelivery endpoint = new EndpointDelivery(factory, registry, settings.pauseOnExceptions());
         if (endpoint.transacted() && registry == null) {
             throw new NotSupportedException("MDB on queue '" + settings.queue() + "' is transacted, but the"
                     + " container offers no TransactionSynchronizationRegistry, so commits cannot be observed"

@@ -36,6 +36,8 @@ public class RabbitActivationSpec implements ActivationSpec, Serializable {
     private String prefetch;
     private String consumers;
     private String maxRedeliveries;
+    /** exception class names that pause the consumer instead of counting a failed delivery */
+    private String pauseOn;
     private String reconnectMaxDelayMs;
     private String shutdownTimeoutMs;
 
@@ -80,6 +82,8 @@ public class RabbitActivationSpec implements ActivationSpec, Serializable {
     public void setConsumers(String v) { consumers = v; }
     public String getMaxRedeliveries() { return maxRedeliveries; }
     public void setMaxRedeliveries(String v) { maxRedeliveries = v; }
+    public String getPauseOn() { return pauseOn; }
+    public void setPauseOn(String v) { pauseOn = v; }
     public String getReconnectMaxDelayMs() { return reconnectMaxDelayMs; }
     public void setReconnectMaxDelayMs(String v) { reconnectMaxDelayMs = v; }
     public String getShutdownTimeoutMs() { return shutdownTimeoutMs; }

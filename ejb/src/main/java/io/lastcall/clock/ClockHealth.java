@@ -37,8 +37,16 @@ public class ClockHealth {
 
     public enum Status { HEALTHY, UNHEALTHY, UNKNOWN, UNCHECKED }
 
-    /** One comparison with the reference. */
-    public record Reading(Status status, String reference, Long skewMs, String detail, long checkedAt) {
+    /**
+     * One comparison with the reference; {@code checkedNanos} is when it was taken on the
+     * monotonic clock, so its age never depends on the wall clock it is checking.
+     */
+    public record Reading(Status status, String reference, Long skewMs, String detail, long checkedAt,
+            long checkedNanos) {
+        Reading(Status status, String reference, Long skewMs, String detail, long checkedAt) {
+            this(status, reference, skewMs, detail, checkedAt, System.nanoTime());
+        }
+
         public boolean trusted() {
             return status == Status.HEALTHY || status == Status.UNCHECKED;
         }
@@ -57,7 +65,8 @@ public class ClockHealth {
 
     public Reading current() {
         Reading reading = last;
-        if (reading == null || clock.millis() - reading.checkedAt() > settings.clockCheckIntervalMs()) {
+        if (reading == null || java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime()
+                - reading.checkedNanos()) > settings.clockCheckIntervalMs()) {
             reading = measure();
             if (last == null || reading.status() != last.status()) {
                 if (reading.trusted()) {
@@ -77,9 +86,17 @@ public class ClockHealth {
         return current().trusted() || "widen-margin".equals(settings.clockDegradedPolicy());
     }
 
-    /** Extra margin every deadline check adds while the clock is not trusted (degraded policy). */
+    /**
+     * Extra margin every deadline check adds while the clock is not trusted (degraded policy): at
+     * least the measured skew, so that with the uncertainty the caller adds the margin covers it.
+     */
     public long extraMarginMs() {
-        return current().trusted() ? 0 : settings.clockDegradedMarginMs();
+        Reading reading = current();
+        if (reading.trusted()) {
+            return 0;
+        }
+        long skew = reading.skewMs() == null ? 0 : Math.abs(reading.skewMs());
+        return Math.max(settings.clockDegradedMarginMs(), skew);
     }
 
     private Reading measure() {

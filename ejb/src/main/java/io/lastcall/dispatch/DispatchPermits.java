@@ -31,7 +31,7 @@ public class DispatchPermits {
         permits = new Semaphore(size, true);
     }
 
-    /** Waits at most {@code timeoutMs}; true if a permit is now held. */
+    /** Waits at most {@code timeoutMs}; true if a permit is now held (the caller notes when: that is permit_at). */
     public boolean acquire(long timeoutMs) throws InterruptedException {
         if (permits.tryAcquire()) {
             return true;

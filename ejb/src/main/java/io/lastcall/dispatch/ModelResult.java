@@ -1,30 +1,34 @@
 package io.lastcall.dispatch;
 
-/** What one call to the model backend came to. */
+/** What one request to the model backend came to, once it was written. */
 public record ModelResult(Kind kind, Integer httpStatus, Long promptTokens, Long completionTokens, String content,
-        String error, boolean retryable) {
+        String error) {
 
     public enum Kind {
-        /** a 2xx answer, usage as reported */
+        /** a 2xx answer; usage as reported (null when the backend sent none) */
         COMPLETED,
-        /** refused or failed without the work having run (connect failure, an error status) */
-        FAILED,
-        /** may have run remotely: timeout or a broken connection after the request left */
+        /** a status the provider documents as "not processed" (lastcall.model.not-processed-statuses): may be retried */
+        NOT_PROCESSED,
+        /** any other error status: the work may have run, so it is never retried and its exposure stays reserved */
+        HTTP_ERROR,
+        /** may have run remotely: timeout or a broken connection after the request was written */
         UNKNOWN
     }
 
     public static ModelResult completed(int status, Long prompt, Long completion, String content) {
-        return new ModelResult(Kind.COMPLETED, status, prompt, completion, content, null, false);
+        return new ModelResult(Kind.COMPLETED, status, prompt, completion, content, null);
     }
 
-    /**
-     * @param retryable the work provably did not run: not reached, or refused with 429, 502, 503 or 504
-     */
-    public static ModelResult failed(Integer status, String error, boolean retryable) {
-        return new ModelResult(Kind.FAILED, status, null, null, null, error, retryable);
+    public static ModelResult error(int status, String error, boolean notProcessed) {
+        return new ModelResult(notProcessed ? Kind.NOT_PROCESSED : Kind.HTTP_ERROR, status, null, null, null, error);
     }
 
     public static ModelResult unknown(String error) {
-        return new ModelResult(Kind.UNKNOWN, null, null, null, null, error, false);
+        return new ModelResult(Kind.UNKNOWN, null, null, null, null, error);
+    }
+
+    /** Whether the backend reported usage (prompt and completion tokens). */
+    public boolean hasUsage() {
+        return promptTokens != null && completionTokens != null;
     }
 }

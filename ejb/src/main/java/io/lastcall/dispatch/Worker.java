@@ -1,32 +1,40 @@
 package io.lastcall.dispatch;
 
 import io.lastcall.clock.ClockHealth;
+import io.lastcall.ingress.JobPublisher;
 import io.lastcall.job.Deadline;
 import io.lastcall.job.GateDecision;
 import io.lastcall.policy.Settings;
 import io.lastcall.policy.WorkloadPolicy;
 import io.lastcall.receipt.ReceivedMessage;
-import io.lastcall.ingress.JobPublisher;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import java.io.IOException;
 import java.time.Clock;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
- * One received reference, start to end: receipt → permit wait → final gate → handoff → call →
- * settle (→ a retry tier for a failure proven not to have run). No transaction spans the wait or
- * the call; each step is its own in {@link JobLedger}. Returning normally lets the message be
- * acknowledged; an exception gets it redelivered.
+ * One received reference, start to end (docs/design.md): receipt → permit wait → final gate
+ * (claim) → connect to the backend → last check and HANDED_OFF commit → write at once → settle
+ * (→ a retry tier for a failure proven not to have run). No transaction spans the wait, the
+ * connect or the call; each step is its own in {@link DispatchLedger}. Returning normally lets
+ * the message be acknowledged; an {@link InfrastructureFailure} holds it back without counting a
+ * redelivery; any other exception gets it redelivered (counted).
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class Worker {
 
+    private static final Logger LOG = Logger.getLogger(Worker.class.getName());
+
     @EJB
-    JobLedger ledger;
+    DispatchLedger ledger;
 
     @EJB
     DispatchPermits permits;
@@ -36,6 +44,9 @@ public class Worker {
 
     @EJB
     JobPublisher publisher;
+
+    @EJB
+    FailureTriage triage;
 
     @Inject
     ModelClient model;
@@ -47,7 +58,15 @@ public class Worker {
     Clock clock;
 
     public void process(ReceivedMessage message) {
-        JobLedger.Receipt receipt = ledger.receive(message, settings.schemaVersions(), clock.millis());
+        try {
+            run(message);
+        } catch (RuntimeException e) {
+            throw triage.classify(e, "processing message " + message.messageId());
+        }
+    }
+
+    private void run(ReceivedMessage message) {
+        DispatchLedger.Receipt receipt = ledger.receive(message, settings.schemaVersions());
         if (!receipt.proceed()) {
             return;
         }
@@ -56,40 +75,94 @@ public class Worker {
         if (policy.budget() != null) {
             ensureBudgetRow(receipt.workload());
         }
-        boolean held = false;
+        Long permitAt = null;
         try {
-            held = waitForPermit(receipt, uncertainty);
-            long checkNanos = System.nanoTime();
-            JobLedger.GateResult gate = ledger.gate(receipt.jobId(), clock.millis(), held ? clock.millis() : null,
-                    uncertainty, policy);
+            permitAt = waitForPermit(receipt, uncertainty);
+            DispatchLedger.GateResult gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy);
             if (gate.decision() == GateDecision.NO_PERMIT) {
                 throw new IllegalStateException("job " + receipt.jobId() + " has lifetime left but no dispatch permit"
                         + " (the clock went back?); redelivering");
             }
-            if (gate.decision() != GateDecision.CLAIM) {
-                return;
-            }
-            if (!ledger.handOff(gate.attemptId(), clock.millis(), uncertainty)) {
-                return;
-            }
-            ModelClient.Call call = new ModelClient.Call(gate.jobId(), gate.attemptId(), gate.expiresAt(),
-                    gate.semantics(), policy.callTimeoutMs(gate.expiresAt(), clock.millis(), gate.semantics()));
-            long[] sentNanos = {0};
-            ModelResult result = model.complete(gate.payload(), call, () -> sentNanos[0] = System.nanoTime());
-            long gapMs = Math.max(0, (sentNanos[0] - checkNanos) / 1_000_000);
-            long retryTier = ledger.settle(gate.attemptId(), result, clock.millis(), gapMs, settings.pricing(), policy,
-                    settings.retryTiersMs(), uncertainty);
-            if (retryTier > 0) {
-                // after the commit; if this publish fails, the reconciler publishes it (publish_requested_at)
-                publisher.publish(gate.jobId(), gate.workload(), retryTier);
+            if (gate.decision() == GateDecision.CLAIM) {
+                dispatch(gate, policy, uncertainty);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for a dispatch permit", e);
         } finally {
-            if (held) {
+            if (permitAt != null) {
                 permits.release();
             }
+        }
+    }
+
+    /** Connect, last check and handoff, write, settle: the claim's whole life on this thread. */
+    private void dispatch(DispatchLedger.GateResult gate, WorkloadPolicy policy, long uncertainty) {
+        long remaining = Deadline.remainingForDispatch(gate.expiresAt(), clock.millis(), uncertainty, gate.semantics(),
+                0);
+        ModelClient.Connection connection;
+        try {
+            connection = model.connect(settings.modelBaseUrl(gate.workload()),
+                    Math.min(settings.modelConnectTimeoutMs(), Math.max(1, remaining)));
+        } catch (IOException e) {
+            retry(gate, ledger.notSent(gate.attemptId(), "backend not reached: " + e.getMessage(), policy,
+                    settings.retryTiersMs(), uncertainty));
+            return;
+        }
+        try (connection) {
+            DispatchLedger.Authorization auth = ledger.handOff(gate.attemptId(), uncertainty, settings.handoffMaxMs());
+            if (!auth.granted()) {
+                return;
+            }
+            long wireNanos = System.nanoTime();
+            if (wireNanos > auth.writeByNanos()) {
+                retry(gate, ledger.notSent(gate.attemptId(), "not written within the handoff authorization ("
+                        + TimeUnit.NANOSECONDS.toMillis(wireNanos - auth.checkNanos()) + " ms after the check)",
+                        policy, settings.retryTiersMs(), uncertainty));
+                return;
+            }
+            long checkToWireMs = TimeUnit.NANOSECONDS.toMillis(wireNanos - auth.checkNanos());
+            ModelClient.Call call = new ModelClient.Call(gate.jobId(), gate.attemptId(), gate.expiresAt(),
+                    gate.semantics(), policy.callTimeoutMs(gate.expiresAt(), clock.millis(), gate.semantics()));
+            ModelResult result = connection.send(gate.payload(), call, settings.modelApiKey().orElse(null),
+                    settings.notProcessedStatuses(), settings.modelMaxResponseBytes());
+            settle(gate, result, checkToWireMs, policy, uncertainty);
+        }
+    }
+
+    /**
+     * Records the result, retrying with backoff while the database does not take it (a blip
+     * after a finished call must not lose its usage); the reconciler is the last resort.
+     */
+    private void settle(DispatchLedger.GateResult gate, ModelResult result, long checkToWireMs, WorkloadPolicy policy,
+            long uncertainty) {
+        long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.settleRetryMs());
+        long delay = 250;
+        for (int tries = 1; ; tries++) {
+            try {
+                retry(gate, ledger.settle(gate.attemptId(), result, checkToWireMs, settings.pricing(), policy,
+                        settings.retryTiersMs(), uncertainty));
+                return;
+            } catch (RuntimeException e) {
+                if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay) > giveUpAt) {
+                    LOG.log(Level.SEVERE, "Could not record the result of attempt " + gate.attemptId() + " of job "
+                            + gate.jobId() + " (" + result.kind() + ", usage " + result.promptTokens() + "/"
+                            + result.completionTokens() + ") after " + tries + " tries; the reconciler will mark it"
+                            + " OUTCOME_UNKNOWN: " + e, e);
+                    return;
+                }
+                LOG.warning("Recording the result of attempt " + gate.attemptId() + " failed (try " + tries
+                        + "), retrying in " + delay + " ms: " + e);
+                sleep(delay);
+                delay = Math.min(delay * 2, 10_000);
+            }
+        }
+    }
+
+    /** After the commit that asked for it; if this publish fails, the reconciler publishes it. */
+    private void retry(DispatchLedger.GateResult gate, long retryTierMs) {
+        if (retryTierMs > 0) {
+            publisher.publish(gate.jobId(), gate.workload(), retryTierMs);
         }
     }
 
@@ -101,17 +174,26 @@ public class Worker {
         }
     }
 
-    /** Waits for a permit for as long as the job may still be dispatched, no longer. */
-    private boolean waitForPermit(JobLedger.Receipt receipt, long uncertainty) throws InterruptedException {
+    /** Waits for a permit for as long as the job may still be dispatched; returns when it was granted, or null. */
+    private Long waitForPermit(DispatchLedger.Receipt receipt, long uncertainty) throws InterruptedException {
         while (true) {
             long remaining = Deadline.remainingForDispatch(receipt.expiresAt(), clock.millis(), uncertainty,
                     receipt.semantics(), receipt.minExecutionMs());
             if (remaining <= 0) {
-                return false;
+                return null;
             }
             if (permits.acquire(remaining)) {
-                return true;
+                return clock.millis();
             }
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while retrying a settlement", e);
         }
     }
 }

@@ -16,7 +16,8 @@ import io.lastcall.receipt.ReceivedMessage;
  * {@code lastcall.worker.*}; the values below are defaults. It consumes one queue per workload
  * ({@code lastcall.worker.queue} lists them, comma-separated). NOT_SUPPORTED: the worker runs its
  * own short transactions and none spans the model call; the message is acknowledged when
- * {@code onMessage} returns.
+ * {@code onMessage} returns. An {@link InfrastructureFailure} makes the adapter hold the message
+ * and back off ({@code pauseOn}) rather than count a redelivery.
  */
 @MessageDriven(name = "WorkerMdb", activationConfig = {
     @ActivationConfigProperty(propertyName = "connectionConfig", propertyValue = "lastcall.broker"),
@@ -25,7 +26,8 @@ import io.lastcall.receipt.ReceivedMessage;
         propertyValue = "lastcall.work.incident-summary,lastcall.work.alert-digest,lastcall.work.report"),
     @ActivationConfigProperty(propertyName = "prefetch", propertyValue = "2"),
     @ActivationConfigProperty(propertyName = "consumers", propertyValue = "4"),
-    @ActivationConfigProperty(propertyName = "maxRedeliveries", propertyValue = "5")
+    @ActivationConfigProperty(propertyName = "maxRedeliveries", propertyValue = "5"),
+    @ActivationConfigProperty(propertyName = "pauseOn", propertyValue = "io.lastcall.dispatch.InfrastructureFailure")
 })
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class WorkerMdb implements MessageListener {

@@ -1,8 +1,10 @@
 /**
- * The worker path (SPEC §3): {@link io.lastcall.dispatch.Worker} takes one received reference
- * through receipt, the permit wait ({@link io.lastcall.dispatch.DispatchPermits}), the final
- * gate, the handoff and the call ({@link io.lastcall.dispatch.ModelClient}), then settles.
- * Every state change is one short transaction in {@link io.lastcall.dispatch.JobLedger}, which
- * locks the job row, so two deliveries of one job can never both claim it.
+ * The worker path (SPEC §3, docs/design.md): {@link io.lastcall.dispatch.Worker} takes one
+ * received reference through receipt, the permit wait ({@link io.lastcall.dispatch.DispatchPermits}),
+ * the final gate, the connect, the handoff and the write ({@link io.lastcall.dispatch.ModelClient}),
+ * then settles. Every state change is one short transaction in
+ * {@link io.lastcall.dispatch.DispatchLedger} (dead letters: {@link io.lastcall.dispatch.DeadLetterLedger}),
+ * which locks the job row, so two deliveries of one job can never both claim it. Failures of the
+ * infrastructure rather than the message become {@link io.lastcall.dispatch.InfrastructureFailure}.
  */
 package io.lastcall.dispatch;

@@ -1,9 +1,10 @@
 package io.lastcall.ingress;
 
 import io.lastcall.clock.ClockHealth;
-import io.lastcall.dispatch.JobLedger;
+import io.lastcall.dispatch.LedgerQueries;
 import io.lastcall.job.Job;
 import io.lastcall.policy.Pricing;
+import io.lastcall.policy.PromptTokens;
 import io.lastcall.policy.Settings;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
@@ -30,8 +31,14 @@ public class JobIngress {
         }
     }
 
+    /** Workloads whose accepted counter is known to exist. */
+    private static final java.util.Set<String> COUNTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
     @EJB
-    JobLedger ledger;
+    IngressLedger ledger;
+
+    @EJB
+    LedgerQueries queries;
 
     @EJB
     JobPublisher publisher;
@@ -64,9 +71,12 @@ public class JobIngress {
             return repeat.get();
         }
         Pricing pricing = settings.pricing();
+        PromptTokens tokens = settings.promptTokens();
+        long promptTokens = s.promptTexts().stream().mapToLong(tokens::message).sum();
         Job job = new Job(s.jobId(), s.workload(), s.schemaVersion(), now, s.expiresAt(), s.semantics(),
                 s.minExecutionMs(), s.subject(), s.sourceRevision(), s.model(), s.payload(),
-                pricing.estimate(s.model(), s.promptChars(), s.maxTokens()), pricing.revision());
+                pricing.estimate(s.model(), promptTokens, s.maxTokens(), s.choices()), pricing.revision());
+        ensureCounter(job.getWorkload());
         try {
             ledger.accept(job);
         } catch (EJBException concurrentDuplicate) {
@@ -76,9 +86,20 @@ public class JobIngress {
         return new Outcome(201, s.jobId(), null, null);
     }
 
+    private void ensureCounter(String workload) {
+        if (!COUNTED.contains(workload)) {
+            try {
+                ledger.ensureCounter(workload);
+            } catch (EJBException createdConcurrently) {
+                // another submission created it first
+            }
+            COUNTED.add(workload);
+        }
+    }
+
     /** The same job_id again: the existing job, or a conflict if it asks for another deadline. */
     private Optional<Outcome> repeatOf(Submission s) {
-        return ledger.find(s.jobId()).map(existing -> existing.getExpiresAt() == s.expiresAt()
+        return queries.find(s.jobId()).map(existing -> existing.getExpiresAt() == s.expiresAt()
                 ? new Outcome(200, existing.getJobId(), null, null)
                 : new Outcome(Rejection.DEADLINE_CONFLICT.status(), existing.getJobId(), Rejection.DEADLINE_CONFLICT,
                         "job " + s.jobId() + " exists with expires_at " + existing.getExpiresAt()

@@ -1,6 +1,6 @@
 package io.lastcall.ingress;
 
-import io.lastcall.dispatch.JobLedger;
+import io.lastcall.dispatch.LedgerQueries;
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.job.Deadline;
 import io.lastcall.job.Job;
@@ -25,7 +25,10 @@ import java.util.Optional;
 public class JobPublisher {
 
     @EJB
-    JobLedger ledger;
+    IngressLedger ledger;
+
+    @EJB
+    LedgerQueries queries;
 
     @EJB
     ReferencePublisher publisher;
@@ -41,7 +44,7 @@ public class JobPublisher {
 
     /** @param retryTierMs 0 for the workload queue itself */
     public boolean publish(String jobId, String workload, long retryTierMs) {
-        Optional<Job> job = ledger.find(jobId).filter(j -> !j.getState().isTerminal());
+        Optional<Job> job = queries.find(jobId).filter(j -> !j.getState().isTerminal());
         if (job.isEmpty()) {
             return false;
         }

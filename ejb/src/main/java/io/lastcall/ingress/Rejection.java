@@ -3,6 +3,8 @@ package io.lastcall.ingress;
 /** Why ingress refused a submission: a stable machine-readable reason and its HTTP status. */
 public enum Rejection {
     BODY_MALFORMED(400),
+    /** the request body is larger than lastcall.ingress.max-body-bytes */
+    BODY_TOO_LARGE(413),
     JOB_ID_MALFORMED(400),
     WORKLOAD_MISSING(400),
     WORKLOAD_UNKNOWN(422),
@@ -17,9 +19,15 @@ public enum Rejection {
     MIN_EXECUTION_MALFORMED(400),
     MIN_EXECUTION_DOES_NOT_FIT(422),
     SUBJECT_MISSING(400),
+    /** longer than 255 characters, or control characters */
+    SUBJECT_INVALID(400),
     REVISION_MISSING(400),
+    /** longer than 255 characters, or control characters */
+    REVISION_INVALID(400),
     PAYLOAD_MISSING(400),
     PAYLOAD_INVALID(400),
+    /** a request parameter whose cost lastcall cannot estimate or record (e.g. "stream": true) */
+    PAYLOAD_NOT_ACCOUNTABLE(422),
     /** the same job_id with another deadline: a repeat cannot extend it */
     DEADLINE_CONFLICT(409),
     CLOCK_UNHEALTHY(503);

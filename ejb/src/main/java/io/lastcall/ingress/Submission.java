@@ -2,8 +2,12 @@ package io.lastcall.ingress;
 
 import io.lastcall.job.DeadlineSemantics;
 
-/** A valid envelope, ready to become a job. {@code payload} is the request as JSON text. */
+/**
+ * A valid envelope, ready to become a job. {@code payload} is the request as JSON text;
+ * {@code promptTexts} the text of each message (what the estimate counts tokens of);
+ * {@code choices} the request's {@code n}.
+ */
 public record Submission(String jobId, String workload, int schemaVersion, long expiresAt,
         DeadlineSemantics semantics, long minExecutionMs, String subject, String sourceRevision,
-        String model, long maxTokens, long promptChars, String payload) {
+        String model, long maxTokens, long choices, java.util.List<String> promptTexts, String payload) {
 }

@@ -26,6 +26,11 @@ public final class SubmissionValidator {
 
     private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
     private static final long MAX_TOKENS_LIMIT = 1_000_000;
+    private static final long MAX_CHOICES = 128;
+    /** the ledger's column lengths */
+    static final int MAX_SUBJECT = 255;
+    static final int MAX_REVISION = 255;
+    static final int MAX_MODEL = 128;
 
     private SubmissionValidator() {
     }
@@ -62,9 +67,11 @@ public final class SubmissionValidator {
         if (schema == null || schema == JsonValue.NULL) {
             return reject(Rejection.SCHEMA_MISSING, "schema_version is required");
         }
-        if (!(schema instanceof JsonNumber n) || !n.isIntegral() || !schemaVersions.contains(n.intValue())) {
-            return reject(Rejection.SCHEMA_UNSUPPORTED, "schema_version " + schema + " is not supported; supported: "
-                    + schemaVersions);
+        Long schemaNumber = wholeNumber(schema);
+        if (schemaNumber == null || schemaNumber < Integer.MIN_VALUE || schemaNumber > Integer.MAX_VALUE
+                || !schemaVersions.contains(schemaNumber.intValue())) {
+            return reject(Rejection.SCHEMA_UNSUPPORTED, "schema_version " + abbreviate(schema.toString())
+                    + " is not supported; supported: " + schemaVersions);
         }
 
         JsonValue deadline = o.get("expires_at");
@@ -74,7 +81,7 @@ public final class SubmissionValidator {
         Long expiresAt = wholeNumber(deadline);
         if (expiresAt == null || expiresAt <= 0) {
             return reject(Rejection.DEADLINE_MALFORMED, "expires_at must be a positive whole number of epoch"
-                    + " milliseconds, not " + deadline);
+                    + " milliseconds, not " + abbreviate(deadline.toString()));
         }
 
         DeadlineSemantics semantics = DeadlineSemantics.LATEST_START;
@@ -119,9 +126,17 @@ public final class SubmissionValidator {
         if (subject == null) {
             return reject(Rejection.SUBJECT_MISSING, "subject is required");
         }
+        if (!storable(subject, MAX_SUBJECT)) {
+            return reject(Rejection.SUBJECT_INVALID, "subject must be at most " + MAX_SUBJECT
+                    + " characters without control characters (got " + subject.length() + ")");
+        }
         String revision = text(o, "source_revision");
         if (revision == null) {
             return reject(Rejection.REVISION_MISSING, "source_revision is required");
+        }
+        if (!storable(revision, MAX_REVISION)) {
+            return reject(Rejection.REVISION_INVALID, "source_revision must be at most " + MAX_REVISION
+                    + " characters without control characters (got " + revision.length() + ")");
         }
 
         JsonValue payloadValue = o.get("payload");
@@ -135,6 +150,24 @@ public final class SubmissionValidator {
         if (model == null) {
             return reject(Rejection.PAYLOAD_INVALID, "payload.model is required");
         }
+        if (!storable(model, MAX_MODEL)) {
+            return reject(Rejection.PAYLOAD_INVALID, "payload.model must be at most " + MAX_MODEL
+                    + " characters without control characters");
+        }
+        JsonValue stream = payload.get("stream");
+        if (stream != null && stream != JsonValue.NULL && stream != JsonValue.FALSE) {
+            return reject(Rejection.PAYLOAD_NOT_ACCOUNTABLE, "payload.stream is not supported: a streamed answer"
+                    + " carries no usage lastcall could record, so its cost could not be accounted");
+        }
+        long choices = 1;
+        JsonValue n = payload.get("n");
+        if (n != null && n != JsonValue.NULL) {
+            Long parsed = wholeNumber(n);
+            if (parsed == null || parsed < 1 || parsed > MAX_CHOICES) {
+                return reject(Rejection.PAYLOAD_INVALID, "payload.n must be a whole number from 1 to " + MAX_CHOICES);
+            }
+            choices = parsed;
+        }
         Long maxTokens = wholeNumber(payload.get("max_tokens"));
         if (maxTokens == null || maxTokens < 1 || maxTokens > MAX_TOKENS_LIMIT) {
             return reject(Rejection.PAYLOAD_INVALID, "payload.max_tokens must be a whole number from 1 to "
@@ -143,16 +176,25 @@ public final class SubmissionValidator {
         if (!(payload.get("messages") instanceof JsonArray messages) || messages.isEmpty()) {
             return reject(Rejection.PAYLOAD_INVALID, "payload.messages must be a non-empty array");
         }
-        long promptChars = 0;
+        java.util.List<String> promptTexts = new java.util.ArrayList<>();
         for (JsonValue m : messages) {
             if (!(m instanceof JsonObject message) || text(message, "role") == null
                     || !(message.get("content") instanceof JsonString content)) {
                 return reject(Rejection.PAYLOAD_INVALID, "each payload.messages entry needs a role and a string content");
             }
-            promptChars += content.getString().length();
+            promptTexts.add(content.getString());
         }
-        return new Result(new Submission(jobId, workload, ((JsonNumber) schema).intValue(), expiresAt, semantics,
-                minExecutionMs, subject, revision, model, maxTokens, promptChars, payload.toString()), null, null);
+        return new Result(new Submission(jobId, workload, schemaNumber.intValue(), expiresAt, semantics,
+                minExecutionMs, subject, revision, model, maxTokens, choices, promptTexts, payload.toString()), null, null);
+    }
+
+    /** Fits its column and holds no control character (U+0000 cannot be stored in PostgreSQL at all). */
+    private static boolean storable(String value, int maxLength) {
+        return value.length() <= maxLength && value.chars().noneMatch(c -> c < 0x20 || c == 0x7f);
+    }
+
+    private static String abbreviate(String s) {
+        return s.length() <= 40 ? s : s.substring(0, 40) + "…";
     }
 
     private static String text(JsonObject o, String field) {

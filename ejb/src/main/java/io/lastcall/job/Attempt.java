@@ -15,8 +15,12 @@ import java.math.BigDecimal;
 @Table(name = "lc_attempt", indexes = @Index(name = "lc_attempt_job", columnList = "job_id"))
 public class Attempt {
 
-    /** CLAIMED → HANDED_OFF → COMPLETED | FAILED | UNKNOWN; or CLAIMED → REVOKED. */
-    public enum State { CLAIMED, HANDED_OFF, COMPLETED, FAILED, UNKNOWN, REVOKED }
+    /**
+     * CLAIMED → HANDED_OFF → COMPLETED | FAILED | UNKNOWN. A request that was never written ends
+     * NOT_SENT (connect failed, or the handoff authorization lapsed before the write) and counts
+     * toward max-attempts; a claim lost in a crash before its handoff ends REVOKED and does not.
+     */
+    public enum State { CLAIMED, HANDED_OFF, COMPLETED, FAILED, UNKNOWN, NOT_SENT, REVOKED }
 
     @Id
     @Column(name = "attempt_id", length = 64)
@@ -53,6 +57,17 @@ public class Attempt {
     private Long finishedAt;
     @Column(name = "check_to_handoff_ms")
     private Long checkToHandoffMs;
+    /** final check → first request byte written, monotonic clock */
+    @Column(name = "check_to_wire_ms")
+    private Long checkToWireMs;
+    /** the server instance that claimed it, and that instance's boot: a restart can tell its own lost handoffs */
+    @Column(name = "instance_id", length = 128)
+    private String instanceId;
+    @Column(name = "boot_id", length = 64)
+    private String bootId;
+    /** a 2xx answer without usage: the cost is the estimate, flagged, never zero */
+    @Column(name = "usage_missing", nullable = false)
+    private boolean usageMissing;
 
     @Column(name = "prompt_tokens")
     private Long promptTokens;
@@ -66,7 +81,7 @@ public class Attempt {
     private Integer httpStatus;
     @Column(name = "error", length = 1000)
     private String error;
-    /** A failure proven not to have run remotely (not reached, 429/502/503/504): it may be retried. */
+    /** A failure proven not to have run remotely (never written, or a "not processed" status): it may be retried. */
     @Column(name = "retryable", nullable = false)
     private boolean retryable;
     @Lob
@@ -77,7 +92,9 @@ public class Attempt {
     }
 
     public Attempt(String attemptId, String jobId, String workload, long generation, BigDecimal estimate,
-            String estimateRevision, long claimedAt) {
+            String estimateRevision, long claimedAt, String instanceId, String bootId) {
+        this.instanceId = instanceId;
+        this.bootId = bootId;
         this.attemptId = attemptId;
         this.jobId = jobId;
         this.workload = workload;
@@ -89,55 +106,83 @@ public class Attempt {
         this.state = State.CLAIMED;
     }
 
-    public void handedOff(long at) {
+    public void handedOff(long at, long checkToHandoff) {
         require(State.CLAIMED);
         state = State.HANDED_OFF;
         handedOffAt = at;
+        checkToHandoffMs = checkToHandoff;
     }
 
-    /** Never reached the wire: the reservation is released. */
-    public void revoke(long at) {
+    /** A claim lost before its handoff (a crash): released, and not counted as an attempt. */
+    public void revoke(long at, String why) {
         require(State.CLAIMED);
         state = State.REVOKED;
         finishedAt = at;
+        error = truncate(why);
         reserved = BigDecimal.ZERO;
     }
 
+    /** The request was never written (connect failed, or the authorization lapsed): released. */
+    public void notSent(long at, String why) {
+        if (state != State.CLAIMED) {
+            require(State.HANDED_OFF);
+        }
+        state = State.NOT_SENT;
+        retryable = true;
+        finishedAt = at;
+        error = truncate(why);
+        cost = BigDecimal.ZERO;
+        reserved = BigDecimal.ZERO;
+    }
+
+    /** A 2xx answer. Without usage the cost is the estimate, flagged {@code usage_missing}. */
     public void completed(long at, Long prompt, Long completion, BigDecimal actualCost, boolean isLate,
-            int status, String content, long gapMs) {
+            int status, String content, Long wireMs) {
         require(State.HANDED_OFF);
         state = State.COMPLETED;
         finishedAt = at;
         promptTokens = prompt;
         completionTokens = completion;
-        cost = actualCost;
+        usageMissing = actualCost == null;
+        cost = actualCost == null ? estimate : actualCost;
         late = isLate;
         httpStatus = status;
         result = content;
-        checkToHandoffMs = gapMs;
+        checkToWireMs = wireMs;
         reserved = BigDecimal.ZERO;
     }
 
-    public void failed(long at, Integer status, String why, boolean isRetryable, long gapMs) {
+    /** Refused with a status the provider documents as "not processed": nothing billed, may be retried. */
+    public void refusedNotProcessed(long at, int status, String why, Long wireMs) {
         require(State.HANDED_OFF);
         state = State.FAILED;
-        retryable = isRetryable;
+        retryable = true;
         finishedAt = at;
         httpStatus = status;
         error = truncate(why);
-        checkToHandoffMs = gapMs;
+        checkToWireMs = wireMs;
         cost = BigDecimal.ZERO;
         reserved = BigDecimal.ZERO;
     }
 
+    /** Any other error status after the request was written: it may have run, so the exposure stays reserved. */
+    public void failedAfterWrite(long at, int status, String why, Long wireMs) {
+        require(State.HANDED_OFF);
+        state = State.FAILED;
+        finishedAt = at;
+        httpStatus = status;
+        error = truncate(why);
+        checkToWireMs = wireMs;
+    }
+
     /** The remote side may have run it: the exposure stays reserved until reconciled. */
-    public void unknown(long at, String why, Long gapMs) {
+    public void unknown(long at, String why, Long wireMs) {
         require(State.HANDED_OFF);
         state = State.UNKNOWN;
         finishedAt = at;
         error = truncate(why);
-        if (gapMs != null) {
-            checkToHandoffMs = gapMs;
+        if (wireMs != null) {
+            checkToWireMs = wireMs;
         }
     }
 
@@ -164,6 +209,10 @@ public class Attempt {
     public Long getHandedOffAt() { return handedOffAt; }
     public Long getFinishedAt() { return finishedAt; }
     public Long getCheckToHandoffMs() { return checkToHandoffMs; }
+    public Long getCheckToWireMs() { return checkToWireMs; }
+    public String getInstanceId() { return instanceId; }
+    public String getBootId() { return bootId; }
+    public boolean isUsageMissing() { return usageMissing; }
     public Long getPromptTokens() { return promptTokens; }
     public Long getCompletionTokens() { return completionTokens; }
     public BigDecimal getCost() { return cost; }

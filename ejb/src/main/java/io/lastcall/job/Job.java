@@ -18,7 +18,8 @@ import java.math.BigDecimal;
 @Entity
 @Table(name = "lc_job", indexes = {
     @Index(name = "lc_job_state", columnList = "state, expires_at"),
-    @Index(name = "lc_job_subject", columnList = "subject")})
+    @Index(name = "lc_job_subject", columnList = "subject"),
+    @Index(name = "lc_job_owed", columnList = "publish_requested_at")})
 public class Job {
 
     @Id
@@ -119,18 +120,16 @@ public class Job {
         this.publishRequestedAt = acceptedAt;
     }
 
-    /** Terminal at {@code at}, with a reason. */
-    public void end(JobState outcome, String why, long at) {
-        if (!outcome.isTerminal()) {
-            throw new IllegalArgumentException(outcome + " is not an outcome");
-        }
-        state = state.moveTo(outcome);
-        reason = why;
+    /** The only way a job ends: its terminal state and reason at {@code at}. Nothing is owed a publish after it. */
+    public void end(Outcome outcome, long at) {
+        state = state.moveTo(outcome.state());
+        reason = outcome.reason();
         finishedAt = at;
+        publishRequestedAt = null;
     }
 
     /** The single dispatch claim: a new ownership generation. */
-    public long claim(long checkedAt, long permitAt) {
+    public long claim(long checkedAt, Long permitAt) {
         state = state.moveTo(JobState.CLAIMED);
         this.checkedAt = checkedAt;
         this.permitAt = permitAt;

@@ -26,8 +26,10 @@ public enum JobState {
             Map.entry(DELIVERED, union(EnumSet.of(DELIVERED, WAITING_PERMIT, CLAIMED), ENDS_BEFORE_DISPATCH)),
             Map.entry(WAITING_PERMIT, union(EnumSet.of(DELIVERED, WAITING_PERMIT, CLAIMED), ENDS_BEFORE_DISPATCH)),
             // a claim that never reached the wire can still expire, or be re-admitted (reconciler)
-            Map.entry(CLAIMED, EnumSet.of(HANDED_OFF, EXPIRED_NOT_STARTED, QUEUED)),
-            // back to QUEUED only for a retry of a failure proven not to have run remotely
+            // (and a request never written because the connect failed: retried, or out of attempts)
+            Map.entry(CLAIMED, EnumSet.of(HANDED_OFF, EXPIRED_NOT_STARTED, QUEUED, EXECUTION_FAILED)),
+            // back to QUEUED only for a retry of a failure proven not to have run remotely;
+            // EXPIRED_NOT_STARTED when the request was never written (authorization lapsed, no tier fits)
             Map.entry(HANDED_OFF, EnumSet.of(COMPLETED, EXECUTION_FAILED, OUTCOME_UNKNOWN, QUEUED,
                     EXPIRED_NOT_STARTED)));
 

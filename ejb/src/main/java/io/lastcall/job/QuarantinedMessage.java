@@ -15,7 +15,18 @@ import jakarta.persistence.Table;
 public class QuarantinedMessage {
 
     /** Machine-readable reasons. */
-    public enum Reason { REFERENCE_MALFORMED, REFERENCE_UNKNOWN_JOB, REFERENCE_DEADLINE_MISMATCH, SCHEMA_UNSUPPORTED }
+    public enum Reason {
+        /** the body is not a reference (not JSON, fields missing or of the wrong type) */
+        REFERENCE_MALFORMED,
+        REFERENCE_UNKNOWN_JOB,
+        /** the message's expires_at is not the ledger's: never trusted, never used to extend a deadline */
+        REFERENCE_DEADLINE_MISMATCH,
+        SCHEMA_UNSUPPORTED,
+        /** the delivery could not be turned into a message at all (e.g. header names no JMS property may have) */
+        MESSAGE_UNREADABLE,
+        /** the dead-letter consumer could not record this message's job; kept here instead of being lost */
+        DEAD_LETTER_UNRECORDABLE
+    }
 
     @Id
     @SequenceGenerator(name = "lc_quarantine_seq", sequenceName = "lc_quarantine_seq", allocationSize = 20)
@@ -43,12 +54,13 @@ public class QuarantinedMessage {
 
     public QuarantinedMessage(String messageId, String queue, String jobId, Reason reason, String detail,
             String body, long at) {
-        this.messageId = messageId;
-        this.queue = queue;
-        this.jobId = jobId;
+        // every value here may come from an untrusted producer: cut to the column and made storable
+        this.messageId = Untrusted.text(messageId, 200);
+        this.queue = Untrusted.text(queue, 255);
+        this.jobId = Untrusted.text(jobId, 128);
         this.reason = reason.name();
-        this.detail = detail == null || detail.length() <= 1000 ? detail : detail.substring(0, 1000);
-        this.body = body;
+        this.detail = Untrusted.text(detail, 1000);
+        this.body = Untrusted.text(body, Untrusted.MAX_BODY_CHARS);
         this.quarantinedAt = at;
     }
 

@@ -36,15 +36,18 @@ public record Reference(String jobId, long generation, long expiresAt, int schem
         JsonObject o;
         try (JsonReader reader = Json.createReader(new StringReader(body))) {
             o = reader.readObject();
-        } catch (JsonException | IllegalStateException e) {
+        } catch (JsonException | IllegalStateException | NumberFormatException e) {
             throw new Malformed("not a JSON object: " + e.getMessage());
         }
         JsonValue id = o.get("job_id");
         if (!(id instanceof JsonString s) || s.getString().isBlank()) {
             throw new Malformed("job_id missing or not a string");
         }
-        return new Reference(s.getString(), wholeNumber(o, "generation"), wholeNumber(o, "expires_at"),
-                (int) wholeNumber(o, "schema_version"));
+        long schema = wholeNumber(o, "schema_version");
+        if (schema < Integer.MIN_VALUE || schema > Integer.MAX_VALUE) {
+            throw new Malformed("schema_version out of range");
+        }
+        return new Reference(s.getString(), wholeNumber(o, "generation"), wholeNumber(o, "expires_at"), (int) schema);
     }
 
     private static long wholeNumber(JsonObject o, String field) throws Malformed {

@@ -5,7 +5,10 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.Id;
 import jakarta.persistence.Table;
 
-/** The newest source revision announced for a subject; jobs of that subject with another revision are superseded. */
+/**
+ * The newest source revision announced for a subject; jobs of that subject with an older
+ * revision ({@link RevisionOrder}) are superseded. An announcement never moves it backwards.
+ */
 @Entity
 @Table(name = "lc_subject")
 public class SubjectRevision {
@@ -29,14 +32,17 @@ public class SubjectRevision {
         this.updatedAt = at;
     }
 
+    /** Records {@code revision} as the newest unless the one on record is newer or incomparable. */
     public void announce(String revision, long at) {
-        latestRevision = revision;
-        updatedAt = at;
+        if (RevisionOrder.isOlder(latestRevision, revision)) {
+            latestRevision = revision;
+            updatedAt = at;
+        }
     }
 
     /** Whether a job of this subject at {@code revision} is outdated. */
     public boolean supersedes(String revision) {
-        return !latestRevision.equals(revision);
+        return RevisionOrder.isOlder(revision, latestRevision);
     }
 
     public String getSubject() { return subject; }

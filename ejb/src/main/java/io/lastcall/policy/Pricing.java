@@ -27,9 +27,12 @@ public final class Pricing {
         return revision;
     }
 
-    /** One attempt's estimate: prompt tokens guessed at 4 characters each, plus max_tokens of output. */
-    public BigDecimal estimate(String model, long promptChars, long maxTokens) {
-        return cost(model, (promptChars + 3) / 4, maxTokens);
+    /**
+     * One attempt's estimate: the prompt's tokens (counted by {@link PromptTokens}) plus
+     * {@code choices} × {@code max_tokens} of output, the most a request may be billed for.
+     */
+    public BigDecimal estimate(String model, long promptTokens, long maxTokens, long choices) {
+        return cost(model, promptTokens, Math.multiplyExact(maxTokens, Math.max(1, choices)));
     }
 
     public BigDecimal cost(String model, long promptTokens, long completionTokens) {

@@ -85,6 +85,71 @@ public class Settings {
         return text("lastcall.model.base-url", "http://127.0.0.1:8080/lastcall/api/simulated-model/v1");
     }
 
+    /** A workload's own model endpoint ({@code lastcall.workload.<name>.model-base-url}), else the global one. */
+    public String modelBaseUrl(String workload) {
+        return text("lastcall.workload." + workload + ".model-base-url", modelBaseUrl());
+    }
+
+    /**
+     * HTTP statuses the provider documents as "the request was not processed" (nothing billed), so
+     * the attempt may be retried ({@code lastcall.model.not-processed-statuses}, default 429). Any
+     * other error status after the request was written may have run: never retried.
+     */
+    public Set<Integer> notProcessedStatuses() {
+        return split(text("lastcall.model.not-processed-statuses", "429")).stream().map(Integer::valueOf)
+                .collect(java.util.stream.Collectors.toUnmodifiableSet());
+    }
+
+    /** Ceiling of the connect timeout to the model backend; the job's remaining lifetime bounds it further. */
+    public long modelConnectTimeoutMs() {
+        return Math.max(1, number("lastcall.model.connect-timeout-ms", 5_000));
+    }
+
+    /** The longest a response body may be (bytes); a longer one is cut and the attempt's result marked so. */
+    public int modelMaxResponseBytes() {
+        return (int) Math.max(1_024, number("lastcall.model.max-response-bytes", 4 * 1024 * 1024));
+    }
+
+    /**
+     * How long after the HANDED_OFF commit the request may still start to be written
+     * ({@code lastcall.dispatch.handoff-max-ms}); past it, or past the deadline minus the margin,
+     * the request is not sent and the attempt is released as never handed off.
+     */
+    public long handoffMaxMs() {
+        return Math.max(1, number("lastcall.dispatch.handoff-max-ms", 100));
+    }
+
+    /** How long a settlement that fails (database blip after a finished call) is retried before it is given up. */
+    public long settleRetryMs() {
+        return Math.max(0, number("lastcall.dispatch.settle-retry-ms", 120_000));
+    }
+
+    /** Request bodies larger than this are refused with 413 ({@code lastcall.ingress.max-body-bytes}). */
+    public long ingressMaxBodyBytes() {
+        return Math.max(1_024, number("lastcall.ingress.max-body-bytes", 1024 * 1024));
+    }
+
+    /** The tokenizer that counts prompt tokens for estimates ({@code lastcall.price.tokenizer}). */
+    public PromptTokens promptTokens() {
+        return new PromptTokens(text("lastcall.price.tokenizer", "o200k_base"));
+    }
+
+    /**
+     * This server's instance id ({@code lastcall.instance.id}), recorded on every attempt it claims;
+     * defaults to the host name. Several servers on one ledger must each have their own.
+     */
+    public String instanceId() {
+        return text("lastcall.instance.id", defaultInstanceId());
+    }
+
+    private static String defaultInstanceId() {
+        try {
+            return java.net.InetAddress.getLocalHost().getHostName();
+        } catch (java.io.IOException e) {
+            return "lastcall";
+        }
+    }
+
     public Optional<String> modelApiKey() {
         return config.getOptionalValue("lastcall.model.api-key", String.class).filter(v -> !v.isBlank());
     }

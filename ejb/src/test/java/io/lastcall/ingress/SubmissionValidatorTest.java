@@ -46,7 +46,8 @@ class SubmissionValidatorTest {
         assertEquals("inc-42-r7", r.submission().jobId());
         assertEquals(NOW + 60_000, r.submission().expiresAt());
         assertEquals(256, r.submission().maxTokens());
-        assertEquals("summarize".length(), r.submission().promptChars());
+        assertEquals(java.util.List.of("summarize"), r.submission().promptTexts());
+        assertEquals(1, r.submission().choices());
     }
 
     @Test
@@ -96,6 +97,36 @@ class SubmissionValidatorTest {
         rejects(Rejection.PAYLOAD_INVALID, valid().add("payload", Json.createObjectBuilder().add("model", "m")));
         rejects(Rejection.PAYLOAD_INVALID, valid().add("payload", Json.createObjectBuilder().add("model", "m")
                 .add("max_tokens", 0).add("messages", Json.createArrayBuilder())));
+    }
+
+    @Test
+    void lengthsAndCharactersThatTheLedgerCouldNotStoreAreRefused() {
+        rejects(Rejection.SUBJECT_INVALID, valid().add("subject", "s".repeat(5_000)));
+        rejects(Rejection.SUBJECT_INVALID, valid().add("subject", "INC\u0000-42"));
+        assertTrue(check(valid().add("subject", "s".repeat(255)).build()).valid(), "exactly the column's length");
+        rejects(Rejection.REVISION_INVALID, valid().add("source_revision", "r".repeat(256)));
+        rejects(Rejection.PAYLOAD_INVALID, valid().add("payload", Json.createObjectBuilder().add("model", "m".repeat(129))
+                .add("max_tokens", 5).add("messages", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("role", "user").add("content", "x")))));
+        rejects(Rejection.JOB_ID_MALFORMED, valid().add("job_id", "j".repeat(129)));
+        rejects(Rejection.SCHEMA_UNSUPPORTED, valid().add("schema_version", 4_294_967_297L),
+                "2^32 + 1 would truncate to 1");
+    }
+
+    @Test
+    void parametersWhoseCostCannotBeAccountedAreRefusedOrCounted() {
+        JsonObjectBuilder payload = Json.createObjectBuilder().add("model", "m").add("max_tokens", 5)
+                .add("messages", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("role", "user").add("content", "x")));
+        rejects(Rejection.PAYLOAD_NOT_ACCOUNTABLE, valid().add("payload", payload.add("stream", true)));
+        payload = Json.createObjectBuilder().add("model", "m").add("max_tokens", 5).add("n", 8)
+                .add("messages", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("role", "user").add("content", "x")));
+        assertEquals(8, check(valid().add("payload", payload).build()).submission().choices());
+        payload = Json.createObjectBuilder().add("model", "m").add("max_tokens", 5).add("n", 0)
+                .add("messages", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("role", "user").add("content", "x")));
+        rejects(Rejection.PAYLOAD_INVALID, valid().add("payload", payload));
     }
 
     @Test

@@ -20,8 +20,9 @@ class PricingTest {
     }
 
     @Test
-    void estimateUsesFourCharactersPerPromptTokenAndMaxTokens() {
-        assertEquals(pricing.cost("m", 3, 256), pricing.estimate("m", 10, 256));
+    void estimateIsPromptTokensPlusEveryChoiceAtMaxTokens() {
+        assertEquals(pricing.cost("m", 10, 256), pricing.estimate("m", 10, 256, 1));
+        assertEquals(pricing.cost("m", 10, 8 * 256), pricing.estimate("m", 10, 256, 8), "n = 8 is billed 8 times");
         assertEquals("rev-1", pricing.revision());
     }
 }

@@ -1,6 +1,6 @@
 package io.lastcall.web;
 
-import io.lastcall.dispatch.JobLedger.JobDetails;
+import io.lastcall.dispatch.LedgerQueries.JobDetails;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Job;
 import java.util.LinkedHashMap;
@@ -57,7 +57,10 @@ final class JobJson {
         v.put("reserved", a.getReserved());
         v.put("cost", a.getCost());
         v.put("late", a.isLate());
+        v.put("usage_missing", a.isUsageMissing());
         v.put("check_to_handoff_ms", a.getCheckToHandoffMs());
+        v.put("check_to_wire_ms", a.getCheckToWireMs());
+        v.put("instance_id", a.getInstanceId());
         v.put("claimed_at", a.getClaimedAt());
         v.put("handed_off_at", a.getHandedOffAt());
         v.put("finished_at", a.getFinishedAt());

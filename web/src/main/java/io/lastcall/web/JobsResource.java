@@ -1,6 +1,7 @@
 package io.lastcall.web;
 
-import io.lastcall.dispatch.JobLedger;
+import io.lastcall.dispatch.LedgerQueries;
+import io.lastcall.operator.OperatorCommands;
 import io.lastcall.ingress.JobIngress;
 import io.lastcall.ingress.Rejection;
 import jakarta.ejb.EJB;
@@ -29,7 +30,10 @@ public class JobsResource {
     JobIngress ingress;
 
     @EJB
-    JobLedger ledger;
+    LedgerQueries queries;
+
+    @EJB
+    OperatorCommands operator;
 
     @Inject
     Clock clock;
@@ -51,7 +55,7 @@ public class JobsResource {
     @GET
     @Path("{id}")
     public Response get(@PathParam("id") String id) {
-        return ledger.details(id).map(d -> Response.ok(JobJson.of(d)).build())
+        return queries.details(id).map(d -> Response.ok(JobJson.of(d)).build())
                 .orElseGet(() -> Response.status(404).entity(Map.of("reason", "JOB_UNKNOWN",
                         "message", "no job " + id)).build());
     }
@@ -63,7 +67,7 @@ public class JobsResource {
     @POST
     @Path("{id}/cancel")
     public Response cancel(@PathParam("id") String id) {
-        JobLedger.CancelResult result = ledger.cancel(id, clock.millis());
+        OperatorCommands.CancelResult result = operator.cancel(id, clock.millis());
         return switch (result) {
             case CANCELED -> Response.ok(view(id)).build();
             case UNKNOWN_JOB -> Response.status(404).entity(Map.of("reason", "JOB_UNKNOWN", "message", "no job " + id))
@@ -74,7 +78,7 @@ public class JobsResource {
         };
     }
 
-    private Response conflict(String id, JobLedger.CancelResult result, String message) {
+    private Response conflict(String id, OperatorCommands.CancelResult result, String message) {
         Map<String, Object> body = new java.util.LinkedHashMap<>();
         body.put("reason", result.name());
         body.put("message", message);
@@ -83,7 +87,7 @@ public class JobsResource {
     }
 
     private Map<String, Object> view(String jobId) {
-        return JobJson.of(ledger.details(jobId).orElseThrow());
+        return JobJson.of(queries.details(jobId).orElseThrow());
     }
 
     static Response error(Rejection reason, String message) {

@@ -1,6 +1,6 @@
 package io.lastcall.web;
 
-import io.lastcall.dispatch.JobLedger;
+import io.lastcall.dispatch.Quarantine;
 import io.lastcall.job.QuarantinedMessage;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
@@ -21,11 +21,11 @@ import java.util.Map;
 public class QuarantineResource {
 
     @EJB
-    JobLedger ledger;
+    Quarantine quarantine;
 
     @GET
     public List<Map<String, Object>> list(@QueryParam("limit") @DefaultValue("1000") int limit) {
-        return ledger.quarantined(limit).stream().map(QuarantineResource::view).toList();
+        return quarantine.newest(limit).stream().map(QuarantineResource::view).toList();
     }
 
     private static Map<String, Object> view(QuarantinedMessage q) {

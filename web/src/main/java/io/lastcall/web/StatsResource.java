@@ -1,8 +1,7 @@
 package io.lastcall.web;
 
-import io.lastcall.dispatch.LedgerStats;
-import io.lastcall.dispatch.Reconciler;
-import io.lastcall.policy.Settings;
+import io.lastcall.reconcile.LedgerStats;
+import io.lastcall.reconcile.Reconciler;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -34,14 +33,11 @@ public class StatsResource {
     @Inject
     Clock clock;
 
-    @Inject
-    Settings settings;
-
     @GET
     @Path("stats")
     public Map<String, Object> stats() {
         Map<String, Object> body = new LinkedHashMap<>();
-        body.put("workloads", view(stats.byWorkload(clock.millis() - settings.reconcilerGraceMs())));
+        body.put("workloads", view(stats.byWorkload(clock.millis())));
         return body;
     }
 
@@ -55,6 +51,8 @@ public class StatsResource {
         body.put("expired", report.expired());
         body.put("revoked", report.revoked());
         body.put("outcome_unknown", report.unknown());
+        body.put("previous_boot", report.previousBoot());
+        body.put("failures", report.failures());
         body.put("invariant_holds", report.invariantHolds());
         body.put("workloads", view(report.workloads()));
         return body;
@@ -65,6 +63,7 @@ public class StatsResource {
         workloads.forEach((name, w) -> {
             Map<String, Object> v = new LinkedHashMap<>();
             v.put("accepted", w.accepted);
+            v.put("jobs", w.jobs);
             v.put("terminal", w.terminal);
             v.put("in_flight", w.inFlight);
             v.put("outcomes", w.outcomes);

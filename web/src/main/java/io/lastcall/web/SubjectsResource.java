@@ -1,6 +1,6 @@
 package io.lastcall.web;
 
-import io.lastcall.dispatch.JobLedger;
+import io.lastcall.operator.OperatorCommands;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
@@ -18,8 +18,9 @@ import java.util.Map;
 
 /**
  * {@code POST /api/subjects/{subject}/revisions} with {@code {"source_revision":"r8"}}: r8 is now
- * the subject's newest input; its jobs of other revisions that are not claimed yet end
- * SUPERSEDED (now, or at the gate). Answers the ids superseded now.
+ * the subject's newest input unless a newer one is on record (README, "Revisions"); its jobs of
+ * older revisions that are not claimed yet end SUPERSEDED (now, or at the gate). Answers the
+ * revision on record and the ids superseded now.
  */
 @RequestScoped
 @Path("subjects/{subject}/revisions")
@@ -27,7 +28,7 @@ import java.util.Map;
 public class SubjectsResource {
 
     @EJB
-    JobLedger ledger;
+    OperatorCommands operator;
 
     @Inject
     Clock clock;
@@ -43,7 +44,8 @@ public class SubjectsResource {
             return Response.status(400).entity(Map.of("reason", "REVISION_MISSING",
                     "message", "the body must be {\"source_revision\":\"…\"}")).build();
         }
-        List<String> superseded = ledger.supersede(subject, revision, clock.millis());
-        return Response.ok(Map.of("subject", subject, "source_revision", revision, "superseded", superseded)).build();
+        OperatorCommands.Supersession result = operator.supersede(subject, revision, clock.millis());
+        return Response.ok(Map.of("subject", subject, "source_revision", revision,
+                "latest_revision", result.latestRevision(), "superseded", result.superseded())).build();
     }
 }

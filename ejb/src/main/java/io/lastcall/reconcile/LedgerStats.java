@@ -1,7 +1,11 @@
-package io.lastcall.dispatch;
+package io.lastcall.reconcile;
 
+import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
+import io.lastcall.job.WorkloadCounter;
+import io.lastcall.policy.Settings;
 import jakarta.ejb.Stateless;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.math.BigDecimal;
@@ -10,18 +14,22 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Counts and money per workload, computed from the ledger rows themselves (never from counters
- * that could drift): outcomes by reason, in flight, actual spend, reserved exposure, and the
- * estimated avoided exposure of jobs that expired before dispatch — kept apart from spend and
- * grouped by estimate revision. Also the invariant: accepted = terminal + in flight, no job
- * claimed twice in one generation, nothing left in flight past its deadline and grace.
+ * Counts and money per workload, computed from the ledger rows: outcomes by reason, in flight,
+ * actual spend, reserved exposure, and the estimated avoided exposure of jobs that expired before
+ * dispatch — kept apart from spend and grouped by estimate revision. Also the invariant, which
+ * can fail: {@code accepted} is ingress's own counter (written with each job), compared with the
+ * job rows (terminal + in flight); no job claimed twice in one generation; nothing in flight past
+ * its deadline and grace — except a handed-off call still within its own timeout (a
+ * LATEST_START call may legitimately run past the deadline).
  */
 @Stateless
 public class LedgerStats {
 
     /** One workload's figures. */
     public static final class Workload {
+        /** ingress's counter; {@code jobs} is what the job rows add up to */
         public long accepted;
+        public long jobs;
         public long terminal;
         public long inFlight;
         public long overdue;
@@ -36,22 +44,31 @@ public class LedgerStats {
         public long doubleClaims;
 
         public boolean invariantHolds() {
-            return accepted == terminal + inFlight && doubleClaims == 0 && overdue == 0;
+            return accepted == terminal + inFlight && jobs == accepted && doubleClaims == 0 && overdue == 0;
         }
     }
 
     @PersistenceContext(unitName = "ledger")
     private EntityManager em;
 
-    /** @param overdueBefore in-flight jobs whose deadline is before this count as overdue */
-    public Map<String, Workload> byWorkload(long overdueBefore) {
+    @Inject
+    Settings settings;
+
+    /** The figures at {@code now}; the reconciler's grace decides what counts as overdue. */
+    public Map<String, Workload> byWorkload(long now) {
+        long grace = settings.reconcilerGraceMs();
+        long overdueBefore = now - grace;
         Map<String, Workload> result = new TreeMap<>();
+        for (WorkloadCounter counter : em.createQuery("select c from WorkloadCounter c", WorkloadCounter.class)
+                .getResultList()) {
+            result.computeIfAbsent(counter.getWorkload(), k -> new Workload()).accepted = counter.getAccepted();
+        }
         for (Object[] row : rows("select j.workload, j.state, j.reason, count(j) from Job j"
                 + " group by j.workload, j.state, j.reason")) {
             Workload w = result.computeIfAbsent((String) row[0], k -> new Workload());
             JobState state = (JobState) row[1];
             long count = ((Number) row[3]).longValue();
-            w.accepted += count;
+            w.jobs += count;
             if (state.isTerminal()) {
                 w.terminal += count;
                 w.outcomes.merge(state.name(), count, Long::sum);
@@ -62,8 +79,17 @@ public class LedgerStats {
             }
         }
         for (Object[] row : rows("select j.workload, count(j) from Job j where j.state not in :terminal"
+                + " and j.state <> io.lastcall.job.JobState.HANDED_OFF"
                 + " and j.expiresAt < :before group by j.workload", overdueBefore)) {
             result.computeIfAbsent((String) row[0], k -> new Workload()).overdue = ((Number) row[1]).longValue();
+        }
+        // a handoff is overdue only once its call's own timeout and the grace have passed
+        for (Job job : em.createQuery("select j from Job j where j.state = io.lastcall.job.JobState.HANDED_OFF"
+                + " and j.expiresAt < :before", Job.class).setParameter("before", overdueBefore).setMaxResults(10_000)
+                .getResultList()) {
+            if (MarkSilentHandoffs.resultDueBy(job, settings.workloadOrDefault(job.getWorkload())) + grace < now) {
+                result.computeIfAbsent(job.getWorkload(), k -> new Workload()).overdue++;
+            }
         }
         for (Object[] row : rows("select a.workload, coalesce(sum(a.cost), 0), coalesce(sum(a.reserved), 0), count(a)"
                 + " from Attempt a group by a.workload")) {

@@ -1,0 +1,80 @@
+package io.lastcall.dispatch;
+
+import io.lastcall.job.Job;
+import io.lastcall.job.Outcome;
+import io.lastcall.job.QuarantinedMessage;
+import io.lastcall.job.ReferenceCheck;
+import io.lastcall.receipt.DeliveryLog;
+import io.lastcall.receipt.ReceivedMessage;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+import java.time.Clock;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A message the broker dead-lettered, decided by the ledger's own deadline (never the message's):
+ * a job with lifetime left — a queue's TTL cap, not its deadline, expired it — is owed a publish
+ * with its remaining TTL; otherwise its outcome is recorded. Untrusted messages are quarantined
+ * with the same check the worker uses. Nothing stale is ever republished.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+public class DeadLetterLedger {
+
+    @PersistenceContext(unitName = "ledger")
+    private EntityManager em;
+
+    @EJB
+    private DeliveryLog deliveries;
+
+    @EJB
+    private Quarantine quarantine;
+
+    @Inject
+    Clock clock;
+
+    /**
+     * @param deathReason the reason of the message's last death (expired, rejected, maxlen, delivery_limit)
+     * @return the job to publish again after this commits, if it still has lifetime
+     */
+    public Optional<Job> deadLettered(ReceivedMessage message, String deathReason, Set<Integer> schemaVersions,
+            long clockUncertaintyMs) {
+        long now = clock.millis();
+        deliveries.record(message);
+        if (message.unreadable() != null) {
+            quarantine.record(message, null, QuarantinedMessage.Reason.MESSAGE_UNREADABLE, message.unreadable(), now);
+            return Optional.empty();
+        }
+        ReferenceCheck.Verdict verdict = ReferenceCheck.parse(message.body(), schemaVersions);
+        Job job = null;
+        if (verdict.trusted()) {
+            job = em.find(Job.class, verdict.reference().jobId(), LockModeType.PESSIMISTIC_WRITE);
+            verdict = ReferenceCheck.against(verdict.reference(), job);
+        }
+        if (!verdict.trusted()) {
+            quarantine.record(message, verdict.reference() == null ? null : verdict.reference().jobId(),
+                    verdict.reason(), "dead-lettered (" + deathReason + "): " + verdict.detail(), now);
+            return Optional.empty();
+        }
+        if (!job.getState().isPreClaim()) {
+            return Optional.empty(); // ended, or claimed: its outcome comes from the worker or the reconciler
+        }
+        if (!"expired".equals(deathReason)) {
+            job.end(Outcome.deadLettered(deathReason), now);
+            return Optional.empty();
+        }
+        if (job.remainingForDispatch(now, clockUncertaintyMs) > 0) {
+            job.publishAttempted(now); // owed: if the publish after commit fails, the reconciler does it
+            return Optional.of(job);
+        }
+        job.end(Outcome.EXPIRED_IN_BROKER, now);
+        return Optional.empty();
+    }
+}

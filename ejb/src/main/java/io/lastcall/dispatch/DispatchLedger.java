@@ -1,0 +1,287 @@
+package io.lastcall.dispatch;
+
+import io.lastcall.job.Attempt;
+import io.lastcall.job.BudgetLock;
+import io.lastcall.job.Deadline;
+import io.lastcall.job.DeadlineSemantics;
+import io.lastcall.job.GateDecision;
+import io.lastcall.job.Job;
+import io.lastcall.job.JobState;
+import io.lastcall.job.Outcome;
+import io.lastcall.job.QuarantinedMessage;
+import io.lastcall.job.ReferenceCheck;
+import io.lastcall.job.RetryTiers;
+import io.lastcall.job.SubjectRevision;
+import io.lastcall.policy.Pricing;
+import io.lastcall.policy.WorkloadPolicy;
+import io.lastcall.receipt.DeliveryLog;
+import io.lastcall.receipt.ReceivedMessage;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The worker path's transactions (docs/design.md, "Transactions"), each short, each locking the
+ * job row first ({@code SELECT … FOR UPDATE} plus the row version): receipt, the final gate and
+ * claim, the handoff check, a request never sent, settlement. Every deadline check reads the
+ * clock after the row lock is held.
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+public class DispatchLedger {
+
+    /** What receipt found: go on to the gate, or stop here (and acknowledge). */
+    public record Receipt(boolean proceed, String jobId, String workload, long expiresAt, DeadlineSemantics semantics,
+            long minExecutionMs) {
+        static Receipt stop(String jobId) {
+            return new Receipt(false, jobId, null, 0, null, 0);
+        }
+    }
+
+    /** What the gate decided; for a claim, everything the call needs. */
+    public record GateResult(GateDecision decision, String jobId, String attemptId, String workload, String payload,
+            long expiresAt, DeadlineSemantics semantics) {
+    }
+
+    /**
+     * Whether the request may be written, and until when: {@code writeByNanos} (System.nanoTime)
+     * is the handoff authorization's end, never past the deadline minus the margin.
+     */
+    public record Authorization(boolean granted, long checkNanos, long writeByNanos) {
+        static final Authorization REFUSED = new Authorization(false, 0, 0);
+    }
+
+    @PersistenceContext(unitName = "ledger")
+    private EntityManager em;
+
+    @EJB
+    private DeliveryLog deliveries;
+
+    @EJB
+    private Quarantine quarantine;
+
+    @EJB
+    private Incarnation incarnation;
+
+    @Inject
+    Clock clock;
+
+    private Job lock(String jobId) {
+        return em.find(Job.class, jobId, LockModeType.PESSIMISTIC_WRITE);
+    }
+
+    /**
+     * Records the delivery and checks the reference against the ledger: unreadable or untrusted
+     * messages are quarantined, terminal and already-claimed jobs stop here (no resend), the rest
+     * wait for a permit.
+     */
+    public Receipt receive(ReceivedMessage message, Set<Integer> schemaVersions) {
+        long now = clock.millis();
+        deliveries.record(message);
+        if (message.unreadable() != null) {
+            quarantine.record(message, null, QuarantinedMessage.Reason.MESSAGE_UNREADABLE, message.unreadable(), now);
+            return Receipt.stop(null);
+        }
+        ReferenceCheck.Verdict verdict = ReferenceCheck.parse(message.body(), schemaVersions);
+        Job job = null;
+        if (verdict.trusted()) {
+            job = lock(verdict.reference().jobId());
+            verdict = ReferenceCheck.against(verdict.reference(), job);
+        }
+        if (!verdict.trusted()) {
+            String jobId = verdict.reference() == null ? null : verdict.reference().jobId();
+            quarantine.record(message, jobId, verdict.reason(), verdict.detail(), now);
+            return Receipt.stop(jobId);
+        }
+        if (!job.getState().isPreClaim()) {
+            // terminal: its outcome stands; claimed or handed off (a redelivery after a crash):
+            // never a blind resend, the reconciler decides
+            return Receipt.stop(job.getJobId());
+        }
+        job.received(now);
+        return new Receipt(true, job.getJobId(), job.getWorkload(), job.getExpiresAt(), job.getDeadlineSemantics(),
+                job.getMinExecutionMs());
+    }
+
+    /**
+     * The final gate (SPEC §3.3): with the row locked, either a terminal outcome or the single
+     * dispatch claim — new generation, attempt, reservation — in this one transaction.
+     *
+     * @param permitAt when the dispatch permit was granted, null if none is held
+     */
+    public GateResult gate(String jobId, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy) {
+        Job job = lock(jobId);
+        long now = clock.millis();
+        SubjectRevision subject = em.find(SubjectRevision.class, job.getSubject());
+        boolean superseded = subject != null && subject.supersedes(job.getSourceRevision());
+        long remaining = job.remainingForDispatch(now, clockUncertaintyMs);
+        GateDecision decision = GateDecision.decide(job.getState(), remaining, job.isCancelRequested(), superseded,
+                true, permitAt != null);
+        if (decision == GateDecision.CLAIM && policy.budget() != null && !budgetFits(job, policy, now)) {
+            decision = GateDecision.DENY_BUDGET;
+        }
+        String attemptId = null;
+        switch (decision) {
+            case EXPIRE -> job.end(Outcome.EXPIRED_BEFORE_DISPATCH, now);
+            case CANCEL -> job.end(Outcome.CANCELED, now);
+            case SUPERSEDE -> job.end(Outcome.SUPERSEDED, now);
+            case DENY_BUDGET -> job.end(Outcome.BUDGET_DENIED, now);
+            case CLAIM -> {
+                long generation = job.claim(now, permitAt);
+                attemptId = UUID.randomUUID().toString();
+                em.persist(new Attempt(attemptId, jobId, job.getWorkload(), generation, job.getEstimate(),
+                        job.getEstimateRevision(), now, incarnation.instanceId(), incarnation.bootId()));
+            }
+            case NOT_CLAIMABLE, NO_PERMIT -> {
+            }
+        }
+        return new GateResult(decision, jobId, attemptId, job.getWorkload(),
+                decision == GateDecision.CLAIM ? job.getPayload() : null, job.getExpiresAt(),
+                job.getDeadlineSemantics());
+    }
+
+    /**
+     * Locks the workload's budget row, then checks spend plus reservations of this period plus
+     * this estimate against the budget; the caller's claim then reserves in the same transaction.
+     */
+    private boolean budgetFits(Job job, WorkloadPolicy policy, long now) {
+        BudgetLock lock = em.find(BudgetLock.class, job.getWorkload(), LockModeType.PESSIMISTIC_WRITE);
+        if (lock == null) {
+            throw new IllegalStateException("no budget row for workload " + job.getWorkload()
+                    + "; ensureBudgetRow must run first");
+        }
+        BigDecimal used = em.createQuery("select coalesce(sum(a.reserved), 0) + coalesce(sum(a.cost), 0)"
+                        + " from Attempt a where a.workload = :w and a.claimedAt >= :since", BigDecimal.class)
+                .setParameter("w", job.getWorkload()).setParameter("since", policy.budgetPeriodStart(now))
+                .getSingleResult();
+        boolean fits = used.add(job.getEstimate()).compareTo(policy.budget()) <= 0;
+        if (fits) {
+            lock.claimed();
+        }
+        return fits;
+    }
+
+    /** Creates the budget row of a workload if it is missing (a concurrent creator makes this one fail: harmless). */
+    public void ensureBudgetRow(String workload) {
+        if (em.find(BudgetLock.class, workload) == null) {
+            em.persist(new BudgetLock(workload));
+            em.flush();
+        }
+    }
+
+    /**
+     * The last deadline check, made with the connection to the backend already open: commits
+     * HANDED_OFF and authorizes the write for at most {@code handoffMaxMs}, never past the
+     * deadline minus the margin. A claim whose deadline passed meanwhile ends
+     * EXPIRED_NOT_STARTED/BEFORE_DISPATCH instead, its reservation released: nothing was written.
+     */
+    public Authorization handOff(String attemptId, long clockUncertaintyMs, long handoffMaxMs) {
+        Attempt attempt = em.find(Attempt.class, attemptId);
+        Job job = lock(attempt.getJobId());
+        long now = clock.millis();
+        long checkNanos = System.nanoTime();
+        if (job.getState() != JobState.CLAIMED || job.getGeneration() != attempt.getGeneration()) {
+            return Authorization.REFUSED;
+        }
+        long remaining = job.remainingForDispatch(now, clockUncertaintyMs);
+        if (remaining <= 0) {
+            attempt.notSent(now, "deadline passed before the handoff");
+            job.end(Outcome.EXPIRED_BEFORE_DISPATCH, now);
+            return Authorization.REFUSED;
+        }
+        job.handedOff(now);
+        attempt.handedOff(now, Math.max(0, now - job.getCheckedAt()));
+        return new Authorization(true, checkNanos,
+                checkNanos + TimeUnit.MILLISECONDS.toNanos(Math.min(handoffMaxMs, remaining)));
+    }
+
+    /**
+     * The request was never written — the backend was not reached, or the handoff authorization
+     * lapsed — so it provably did not run: the attempt is released and the job goes back through a
+     * retry tier if attempts and lifetime are left. Returns the tier (ms) to publish to after this
+     * commits, 0 for none.
+     */
+    public long notSent(String attemptId, String why, WorkloadPolicy policy, List<Long> retryTiersMs,
+            long clockUncertaintyMs) {
+        Attempt attempt = em.find(Attempt.class, attemptId);
+        Job job = lock(attempt.getJobId());
+        long now = clock.millis();
+        if (attempt.getState() != Attempt.State.CLAIMED && attempt.getState() != Attempt.State.HANDED_OFF) {
+            return 0;
+        }
+        attempt.notSent(now, why);
+        return retryOrEnd(job, now, policy, retryTiersMs, clockUncertaintyMs);
+    }
+
+    /**
+     * Records the call's outcome, usage and cost. A completion without usage costs its estimate
+     * (flagged); an error status that is not "not processed" and an unknown outcome keep their
+     * reservation. A "not processed" refusal goes back through a retry tier if attempts and
+     * lifetime are left: the returned tier (ms) is what the caller publishes to after this
+     * commits; 0 means nothing to publish.
+     */
+    public long settle(String attemptId, ModelResult result, Long checkToWireMs, Pricing pricing,
+            WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs) {
+        Attempt attempt = em.find(Attempt.class, attemptId);
+        Job job = lock(attempt.getJobId());
+        long now = clock.millis();
+        if (attempt.getState() != Attempt.State.HANDED_OFF || job.getState() != JobState.HANDED_OFF) {
+            return 0; // already settled (a retried settlement whose first try did commit), or reconciled
+        }
+        switch (result.kind()) {
+            case COMPLETED -> {
+                boolean late = Deadline.isLate(job.getExpiresAt(), now, job.getDeadlineSemantics());
+                BigDecimal cost = result.hasUsage()
+                        ? pricing.cost(job.getModel(), result.promptTokens(), result.completionTokens()) : null;
+                attempt.completed(now, result.promptTokens(), result.completionTokens(), cost, late,
+                        result.httpStatus(), late && !policy.keepLateResults() ? null : result.content(),
+                        checkToWireMs);
+                job.end(late ? Outcome.COMPLETED_LATE : Outcome.COMPLETED_ON_TIME, now);
+            }
+            case NOT_PROCESSED -> {
+                attempt.refusedNotProcessed(now, result.httpStatus(), result.error(), checkToWireMs);
+                return retryOrEnd(job, now, policy, retryTiersMs, clockUncertaintyMs);
+            }
+            case HTTP_ERROR -> {
+                attempt.failedAfterWrite(now, result.httpStatus(), result.error(), checkToWireMs);
+                job.end(Outcome.FAILED_HTTP_ERROR, now);
+            }
+            case UNKNOWN -> {
+                attempt.unknown(now, result.error(), checkToWireMs);
+                job.end(Outcome.UNKNOWN_NO_RESULT, now);
+            }
+        }
+        return 0;
+    }
+
+    /** A failure proven not to have run: another attempt through a retry tier, or the end. */
+    private long retryOrEnd(Job job, long now, WorkloadPolicy policy, List<Long> retryTiersMs,
+            long clockUncertaintyMs) {
+        // a claim revoked after a crash was never tried, so it does not count
+        int attempts = em.createQuery("select count(a) from Attempt a where a.jobId = :id and a.state <> :revoked",
+                Long.class).setParameter("id", job.getJobId()).setParameter("revoked", Attempt.State.REVOKED)
+                .getSingleResult().intValue();
+        RetryTiers.Choice choice = RetryTiers.choose(retryTiersMs, attempts, policy.maxAttempts(),
+                job.remainingForDispatch(now, clockUncertaintyMs));
+        switch (choice.kind()) {
+            case RETRY -> {
+                job.requeue(now);
+                return choice.tierMs();
+            }
+            case NO_TIER_FITS -> job.end(Outcome.EXPIRED_BEFORE_DISPATCH, now);
+            case ATTEMPTS_EXHAUSTED -> job.end(Outcome.FAILED_ATTEMPTS_EXHAUSTED, now);
+        }
+        return 0;
+    }
+}

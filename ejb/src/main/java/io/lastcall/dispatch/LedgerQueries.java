@@ -1,0 +1,68 @@
+package io.lastcall.dispatch;
+
+import io.lastcall.job.Attempt;
+import io.lastcall.job.Job;
+import io.lastcall.job.JobState;
+import jakarta.ejb.Stateless;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.PersistenceContext;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/** Reads of the ledger, without locks: job views, and the candidates the reconciler rules then re-check. */
+@Stateless
+public class LedgerQueries {
+
+    /** The job with its attempts, oldest first. */
+    public record JobDetails(Job job, List<Attempt> attempts) {
+    }
+
+    @PersistenceContext(unitName = "ledger")
+    private EntityManager em;
+
+    public Optional<Job> find(String jobId) {
+        return Optional.ofNullable(em.find(Job.class, jobId));
+    }
+
+    public Optional<JobDetails> details(String jobId) {
+        Job job = em.find(Job.class, jobId);
+        return job == null ? Optional.empty() : Optional.of(new JobDetails(job, attemptsOf(jobId)));
+    }
+
+    public List<Attempt> attemptsOf(String jobId) {
+        return em.createQuery("select a from Attempt a where a.jobId = :id order by a.claimedAt", Attempt.class)
+                .setParameter("id", jobId).getResultList();
+    }
+
+    /** Jobs in one of these states whose deadline is before {@code expiringBefore}, earliest deadline first. */
+    public List<Job> inStates(Set<JobState> states, long expiringBefore, int limit) {
+        return em.createQuery("select j from Job j where j.state in :states and j.expiresAt < :before"
+                        + " order by j.expiresAt", Job.class)
+                .setParameter("states", states).setParameter("before", expiringBefore).setMaxResults(limit)
+                .getResultList();
+    }
+
+    /** Jobs in one of these states, earliest deadline first. */
+    public List<Job> inStates(Set<JobState> states, int limit) {
+        return inStates(states, Long.MAX_VALUE, limit);
+    }
+
+    /** Jobs owed a publish since before {@code before}, the longest owed first. */
+    public List<String> owedPublish(long before, int limit) {
+        return em.createQuery("select j.jobId from Job j where j.publishRequestedAt is not null"
+                + " and j.publishRequestedAt < :before and j.state in :states order by j.publishRequestedAt",
+                String.class).setParameter("before", before)
+                .setParameter("states", Set.of(JobState.ACCEPTED, JobState.QUEUED))
+                .setMaxResults(limit).getResultList();
+    }
+
+    /** Attempts of this instance from another boot that never reached an outcome. */
+    public List<Attempt> leftByPreviousBoots(String instanceId, String bootId, int limit) {
+        return em.createQuery("select a from Attempt a where a.instanceId = :instance and a.bootId <> :boot"
+                        + " and a.state in :open order by a.claimedAt", Attempt.class)
+                .setParameter("instance", instanceId).setParameter("boot", bootId)
+                .setParameter("open", Set.of(Attempt.State.CLAIMED, Attempt.State.HANDED_OFF))
+                .setMaxResults(limit).getResultList();
+    }
+}

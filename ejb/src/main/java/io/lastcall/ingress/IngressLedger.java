@@ -1,0 +1,59 @@
+package io.lastcall.ingress;
+
+import io.lastcall.job.Job;
+import io.lastcall.job.Outcome;
+import io.lastcall.job.WorkloadCounter;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+
+/** Ingress's transactions: accept a job (and count it), record the broker's confirm, or expire before publish. */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+public class IngressLedger {
+
+    @PersistenceContext(unitName = "ledger")
+    private EntityManager em;
+
+    private Job lock(String jobId) {
+        return em.find(Job.class, jobId, LockModeType.PESSIMISTIC_WRITE);
+    }
+
+    /** Creates a workload's accepted counter if it is missing (a concurrent creator makes this one fail: harmless). */
+    public void ensureCounter(String workload) {
+        if (em.find(WorkloadCounter.class, workload) == null) {
+            em.persist(new WorkloadCounter(workload));
+            em.flush();
+        }
+    }
+
+    /** Persists a new ACCEPTED job and counts it; a concurrent duplicate fails this transaction (the caller re-reads). */
+    public void accept(Job job) {
+        em.persist(job);
+        em.flush();
+        int counted = em.createQuery("update WorkloadCounter c set c.accepted = c.accepted + 1 where c.workload = :w")
+                .setParameter("w", job.getWorkload()).executeUpdate();
+        if (counted != 1) {
+            throw new IllegalStateException("no accepted counter for workload " + job.getWorkload());
+        }
+    }
+
+    /** The broker confirmed the reference. A delivery may already have overtaken this. */
+    public void published(String jobId, long at) {
+        Job job = lock(jobId);
+        if (job != null && !job.getState().isTerminal()) {
+            job.published(at);
+        }
+    }
+
+    /** No lifetime left to publish with: the job ends here, nothing is published. */
+    public void expireBeforePublish(String jobId, long at) {
+        Job job = lock(jobId);
+        if (job != null && job.getState().isPreClaim()) {
+            job.end(Outcome.EXPIRED_BEFORE_PUBLISH, at);
+        }
+    }
+}

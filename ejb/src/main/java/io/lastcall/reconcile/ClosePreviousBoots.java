@@ -1,0 +1,51 @@
+package io.lastcall.reconcile;
+
+import io.lastcall.job.Attempt;
+import io.lastcall.job.Job;
+import io.lastcall.job.JobState;
+import io.lastcall.job.Outcome;
+import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
+
+/**
+ * Rule 0, also run at startup: an attempt this server instance claimed in an earlier boot can no
+ * longer receive anything. Handed off → OUTCOME_UNKNOWN (SERVER_RESTARTED), exposure kept, never
+ * resent; only claimed → revoked and re-admitted within its lifetime (it never reached the wire).
+ */
+@Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
+public class ClosePreviousBoots {
+
+    /** What was done to one attempt. */
+    public enum Closed { NOTHING, UNKNOWN, READMITTED, EXPIRED }
+
+    @PersistenceContext(unitName = "ledger")
+    private EntityManager em;
+
+    public Closed apply(String attemptId, String currentBootId, long now, long clockUncertaintyMs) {
+        Attempt attempt = em.find(Attempt.class, attemptId);
+        if (attempt == null || currentBootId.equals(attempt.getBootId())) {
+            return Closed.NOTHING;
+        }
+        Job job = em.find(Job.class, attempt.getJobId(), LockModeType.PESSIMISTIC_WRITE);
+        em.refresh(attempt);
+        if (job == null || job.getGeneration() != attempt.getGeneration()) {
+            return Closed.NOTHING;
+        }
+        if (attempt.getState() == Attempt.State.HANDED_OFF && job.getState() == JobState.HANDED_OFF) {
+            attempt.unknown(now, "the server instance " + attempt.getInstanceId() + " restarted after the handoff",
+                    null);
+            job.end(Outcome.UNKNOWN_SERVER_RESTARTED, now);
+            return Closed.UNKNOWN;
+        }
+        if (attempt.getState() == Attempt.State.CLAIMED && job.getState() == JobState.CLAIMED) {
+            return ClaimRelease.release(job, attempt, now, clockUncertaintyMs, "the server instance restarted"
+                    + " before the handoff") ? Closed.READMITTED : Closed.EXPIRED;
+        }
+        return Closed.NOTHING;
+    }
+}

@@ -1,0 +1,219 @@
+package io.lastcall.reconcile;
+
+import io.lastcall.clock.ClockHealth;
+import io.lastcall.dispatch.Incarnation;
+import io.lastcall.dispatch.LedgerQueries;
+import io.lastcall.ingress.JobPublisher;
+import io.lastcall.job.Attempt;
+import io.lastcall.job.Job;
+import io.lastcall.job.JobState;
+import io.lastcall.policy.Settings;
+import jakarta.annotation.PostConstruct;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Schedule;
+import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * The reconciler (SPEC §5), every 15 s, on demand ({@code POST /api/reconcile}) and once at
+ * startup. Each rule reads candidates without locks, then re-checks and transitions each job in
+ * its own locked transaction, so several servers and the workers may run at once without a
+ * double transition. A rule that fails — for one job or as a whole — is logged and reported and
+ * never stops the other rules. Then it checks the invariant per workload and logs a violation loudly.
+ */
+@Singleton
+@Startup
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+public class Reconciler {
+
+    private static final Logger LOG = Logger.getLogger(Reconciler.class.getName());
+    private static final int BATCH = 500;
+
+    /** What one pass did, the rules that failed, and the figures after it. */
+    public record Report(long at, int republished, int expired, int revoked, int unknown, int previousBoot,
+            List<String> failures, Map<String, LedgerStats.Workload> workloads) {
+        public boolean invariantHolds() {
+            return workloads.values().stream().allMatch(LedgerStats.Workload::invariantHolds);
+        }
+    }
+
+    @EJB
+    LedgerQueries queries;
+
+    @EJB
+    JobPublisher publisher;
+
+    @EJB
+    LedgerStats stats;
+
+    @EJB
+    ClockHealth clockHealth;
+
+    @EJB
+    Incarnation incarnation;
+
+    @EJB
+    ClosePreviousBoots closePreviousBoots;
+
+    @EJB
+    RepublishOwed republishOwed;
+
+    @EJB
+    ExpireOverdue expireOverdue;
+
+    @EJB
+    RevokeLostClaims revokeLostClaims;
+
+    @EJB
+    MarkSilentHandoffs markSilentHandoffs;
+
+    @Inject
+    Settings settings;
+
+    @Inject
+    Clock clock;
+
+    private final AtomicBoolean running = new AtomicBoolean();
+    private volatile Report last;
+
+    /** A restarted server closes what its previous incarnation left at once, not a reconciler period later. */
+    @PostConstruct
+    void atStartup() {
+        try {
+            List<String> failures = new ArrayList<>();
+            int closed = closePreviousBoots(failures);
+            if (closed > 0 || !failures.isEmpty()) {
+                LOG.info("Startup: closed " + closed + " attempt(s) left by earlier boots of instance "
+                        + incarnation.instanceId() + (failures.isEmpty() ? "" : "; failures: " + failures));
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Startup: could not close the previous boot's attempts (the next reconciler"
+                    + " pass retries): " + e, e);
+        }
+    }
+
+    @Schedule(second = "*/15", minute = "*", hour = "*", persistent = false, info = "lastcall reconciler")
+    void scheduled() {
+        if (settings.reconcilerEnabled()) {
+            run();
+        }
+    }
+
+    /** Runs one pass now, or returns the pass that is running on this server. */
+    public Report run() {
+        if (!running.compareAndSet(false, true)) {
+            return last;
+        }
+        try {
+            Report report = pass();
+            report.workloads().forEach((name, w) -> {
+                if (!w.invariantHolds()) {
+                    LOG.severe("INVARIANT VIOLATED for workload " + name + ": accepted " + w.accepted
+                            + ", terminal " + w.terminal + ", in flight " + w.inFlight + ", overdue " + w.overdue
+                            + ", double claims " + w.doubleClaims);
+                }
+            });
+            if (report.republished() + report.expired() + report.revoked() + report.unknown()
+                    + report.previousBoot() > 0 || !report.failures().isEmpty()) {
+                LOG.info("Reconciler: republished " + report.republished() + ", expired " + report.expired()
+                        + ", revoked " + report.revoked() + ", outcome unknown " + report.unknown()
+                        + ", previous boots " + report.previousBoot() + ", failures " + report.failures());
+            }
+            last = report;
+            return report;
+        } finally {
+            running.set(false);
+        }
+    }
+
+    private Report pass() {
+        long now = clock.millis();
+        long grace = settings.reconcilerGraceMs();
+        long uncertainty = uncertainty();
+        List<String> failures = new ArrayList<>();
+        int previousBoot = closePreviousBoots(failures);
+
+        int republished = 0;
+        long owedBefore = now - settings.reconcilerRepublishAfterMs();
+        for (String jobId : candidates("republish", failures, () -> queries.owedPublish(owedBefore, BATCH))) {
+            Boolean done = each("republish " + jobId, failures, () -> republishOwed.takeTurn(jobId, owedBefore,
+                    clock.millis()).map(job -> publisher.publish(job.getJobId(), job.getWorkload(), 0)).orElse(false));
+            republished += Boolean.TRUE.equals(done) ? 1 : 0;
+        }
+        int expired = 0;
+        for (Job job : candidates("expire", failures,
+                () -> queries.inStates(JobState.preClaimStates(), now - grace, BATCH))) {
+            expired += Boolean.TRUE.equals(each("expire " + job.getJobId(), failures,
+                    () -> expireOverdue.apply(job.getJobId(), clock.millis(), grace))) ? 1 : 0;
+        }
+        int revoked = 0;
+        for (Job job : candidates("revoke", failures, () -> queries.inStates(Set.of(JobState.CLAIMED), BATCH))) {
+            Boolean readmitted = each("revoke " + job.getJobId(), failures, () -> revokeLostClaims.apply(
+                    job.getJobId(), clock.millis(), settings.reconcilerClaimTimeoutMs(), uncertainty));
+            if (Boolean.TRUE.equals(readmitted)) {
+                revoked++;
+                each("publish " + job.getJobId(), failures, () -> publisher.publish(job.getJobId(), job.getWorkload(), 0));
+            }
+        }
+        int unknown = 0;
+        for (Job job : candidates("silent handoffs", failures,
+                () -> queries.inStates(Set.of(JobState.HANDED_OFF), BATCH))) {
+            unknown += Boolean.TRUE.equals(each("silent handoff " + job.getJobId(), failures,
+                    () -> markSilentHandoffs.apply(job.getJobId(), clock.millis(),
+                            settings.workloadOrDefault(job.getWorkload()), grace))) ? 1 : 0;
+        }
+        Map<String, LedgerStats.Workload> figures = each("stats", failures, () -> stats.byWorkload(clock.millis()));
+        return new Report(now, republished, expired, revoked, unknown, previousBoot, failures,
+                figures == null ? Map.of() : figures);
+    }
+
+    private int closePreviousBoots(List<String> failures) {
+        int closed = 0;
+        for (Attempt a : candidates("previous boots", failures, () -> queries.leftByPreviousBoots(
+                incarnation.instanceId(), incarnation.bootId(), BATCH))) {
+            ClosePreviousBoots.Closed result = each("previous boot " + a.getAttemptId(), failures,
+                    () -> closePreviousBoots.apply(a.getAttemptId(), incarnation.bootId(), clock.millis(),
+                            uncertainty()));
+            if (result == ClosePreviousBoots.Closed.READMITTED) {
+                each("publish " + a.getJobId(), failures, () -> publisher.publish(a.getJobId(), a.getWorkload(), 0));
+            }
+            closed += result == null || result == ClosePreviousBoots.Closed.NOTHING ? 0 : 1;
+        }
+        return closed;
+    }
+
+    private long uncertainty() {
+        return settings.clockUncertaintyMs() + clockHealth.extraMarginMs();
+    }
+
+    private static <T> List<T> candidates(String rule, List<String> failures, Supplier<List<T>> query) {
+        List<T> found = each("rule " + rule, failures, query);
+        return found == null ? List.of() : found;
+    }
+
+    /** One step of a rule; a failure is logged and reported, and the pass goes on. */
+    private static <T> T each(String what, List<String> failures, Supplier<T> step) {
+        try {
+            return step.get();
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "Reconciler: " + what + " failed: " + e, e);
+            failures.add(what + ": " + e.getClass().getSimpleName());
+            return null;
+        }
+    }
+}

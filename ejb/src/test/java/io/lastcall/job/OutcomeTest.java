@@ -1,0 +1,58 @@
+package io.lastcall.job;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+class OutcomeTest {
+
+    @Test
+    void everyOutcomeIsTerminalAndEveryTerminalStateHasAnOutcome() {
+        for (Outcome o : Outcome.values()) {
+            assertTrue(o.state().isTerminal(), o.name());
+        }
+        Set<JobState> covered = new LinkedHashSet<>();
+        for (Outcome o : Outcome.values()) {
+            covered.add(o.state());
+        }
+        assertEquals(JobState.terminalStates(), covered);
+    }
+
+    @Test
+    void deadLetterReasonsMapToQuarantine() {
+        assertEquals(Outcome.QUARANTINED_DEAD_LETTER_REJECTED, Outcome.deadLettered("rejected"));
+        assertEquals(Outcome.QUARANTINED_DEAD_LETTER_DELIVERY_LIMIT, Outcome.deadLettered("delivery_limit"));
+        assertEquals(Outcome.QUARANTINED_DEAD_LETTER_OTHER, Outcome.deadLettered(null));
+    }
+
+    /** The README's outcome table lists exactly the outcomes the code can record. */
+    @Test
+    void theReadmeListsTheSameOutcomesAndReasons() throws IOException {
+        String readme = Files.readString(Path.of("..", "README.md"));
+        Matcher row = Pattern.compile("(?m)^\\| `([A-Z_]+)` \\| `([A-Z_]+)` \\|").matcher(readme);
+        Set<String> documented = new LinkedHashSet<>();
+        while (row.find()) {
+            documented.add(row.group(1) + "/" + row.group(2));
+        }
+        assertEquals(new LinkedHashSet<>(Outcome.table()), documented);
+    }
+
+    @Test
+    void endingAJobClearsAnOwedPublish() {
+        Job job = new Job("j", "w", 1, 1_000, 60_000, DeadlineSemantics.LATEST_START, 0, "s", "r1", "m", "{}",
+                java.math.BigDecimal.ONE, "rev");
+        assertEquals(1_000L, job.getPublishRequestedAt(), "owed from acceptance");
+        job.end(Outcome.EXPIRED_BEFORE_PUBLISH, 2_000);
+        assertEquals(null, job.getPublishRequestedAt());
+        assertEquals("BEFORE_PUBLISH", job.getReason());
+        assertEquals(JobState.EXPIRED_NOT_STARTED, job.getState());
+    }
+}
