@@ -35,6 +35,9 @@ LC_DOMAIN=${LC_DOMAIN:-lastcall}
 LC_PORTBASE=${LC_PORTBASE:-8000}
 LC_DB=${LC_DB:-h2}
 ADMIN_PORT=$((LC_PORTBASE + 48))
+# every server on one ledger needs its own instance id; a restarted one keeps it, so at startup it
+# recognizes (and closes) the handoffs its previous incarnation left behind
+export LASTCALL_INSTANCE_ID=${LASTCALL_INSTANCE_ID:-$(hostname)-$LC_PORTBASE}
 HTTP_PORT=$((LC_PORTBASE + 80))
 PAYARA="$LC_RUNTIME/payara6"
 DOMAINS="$LC_RUNTIME/domains"

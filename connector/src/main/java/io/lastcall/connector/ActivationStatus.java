@@ -21,6 +21,8 @@ final class ActivationStatus implements ActivationStatusMXBean {
     private final AtomicLong requeued = new AtomicLong();
     private final AtomicLong rejected = new AtomicLong();
     private final AtomicLong paused = new AtomicLong();
+    private final java.util.concurrent.ConcurrentHashMap<String, String> missing =
+            new java.util.concurrent.ConcurrentHashMap<>();
     private volatile String lastError = "";
     private volatile long lastErrorAt;
     private ObjectName name;
@@ -65,6 +67,19 @@ final class ActivationStatus implements ActivationStatusMXBean {
     void rejected() { rejected.incrementAndGet(); }
     void paused() { paused.incrementAndGet(); }
 
+    /** A queue of this activation that cannot be consumed now, and why. */
+    void queueMissing(String queue, String problem) {
+        missing.put(queue, problem == null ? "unknown" : problem);
+    }
+
+    void queueConsumed(String queue) {
+        missing.remove(queue);
+    }
+
+    java.util.Map<String, String> missingQueues() {
+        return missing;
+    }
+
     void error(String message) {
         lastError = message;
         lastErrorAt = System.currentTimeMillis();
@@ -80,6 +95,7 @@ final class ActivationStatus implements ActivationStatusMXBean {
     @Override public long getRequeued() { return requeued.get(); }
     @Override public long getRejected() { return rejected.get(); }
     @Override public long getPaused() { return paused.get(); }
+    @Override public String getMissingQueues() { return String.join(",", new java.util.TreeSet<>(missing.keySet())); }
     @Override public String getLastError() { return lastError; }
     @Override public long getLastErrorAt() { return lastErrorAt; }
 }

@@ -31,6 +31,9 @@ public interface ActivationStatusMXBean {
     /** Deliveries held back because the endpoint reported an infrastructure failure (pauseOn). */
     long getPaused();
 
+    /** Queues of this activation that cannot be consumed now (missing, deleted), comma-separated; the others go on. */
+    String getMissingQueues();
+
     String getLastError();
 
     /** Epoch ms of the last error, 0 if none. */

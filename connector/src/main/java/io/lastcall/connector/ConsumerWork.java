@@ -9,8 +9,8 @@ import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.resource.spi.work.Work;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -32,6 +32,7 @@ final class ConsumerWork implements Work {
 
     private static final Logger LOG = Logger.getLogger(ConsumerWork.class.getName());
     private static final long INITIAL_RECONNECT_DELAY_MS = 500;
+    private static final long MISSING_QUEUE_RETRY_MS = 5_000;
 
     private final ConsumerSettings settings;
     private final int index;
@@ -72,7 +73,8 @@ final class ConsumerWork implements Work {
                     failures = 0;
                     lastProblem = null;
                     continue;
-                } catch (IOException | TimeoutException | ShutdownSignalException e) {
+                } catch (IOException | TimeoutException | RuntimeException e) {
+                    // RuntimeException too: whatever happens, this consumer reconnects, it never just ends
                     if (!running) {
                         break;
                     }
@@ -84,6 +86,9 @@ final class ConsumerWork implements Work {
                         LOG.warning("RabbitMQ " + name() + " on " + settings.host() + ":" + settings.port()
                                 + " unavailable (attempt " + failures + "): " + problem
                                 + "; retrying in " + delay + " ms");
+                    }
+                    if (e instanceof RuntimeException && !(e instanceof ShutdownSignalException)) {
+                        LOG.log(Level.SEVERE, "RabbitMQ " + name() + ": unexpected failure; reconnecting", e);
                     }
                     lastProblem = problem;
                 }
@@ -113,36 +118,47 @@ final class ConsumerWork implements Work {
         Connection conn = factory.newConnection("lastcall-connector " + name());
         connection = conn;
         boolean counted = false;
+        // one channel per queue: a missing or deleted queue closes only its own channel
+        Map<String, QueueChannel> channels = new LinkedHashMap<>();
         try {
-            Channel channel = conn.createChannel();
-            channel.basicQos(settings.prefetch());
-            AtomicBoolean cancelled = new AtomicBoolean();
-            List<String> tags = new ArrayList<>();
-            for (String queue : settings.queues()) {
-                tags.add(channel.basicConsume(queue, false,
-                        (consumerTag, delivery) -> handoff.add(new Inbound(queue, delivery)),
-                        consumerTag -> cancelled.set(true)));
-            }
-            status.consumerConnected();
-            counted = true;
-            LOG.info("RabbitMQ " + name() + " consuming: " + settings.describe());
-            while (running && channel.isOpen() && !cancelled.get()) {
-                Inbound inbound = handoff.poll(250, TimeUnit.MILLISECONDS);
-                if (inbound != null) {
-                    handle(channel, inbound.queue(), inbound.delivery());
+            long nextRetry = 0;
+            while (running && conn.isOpen()) {
+                if (System.nanoTime() >= nextRetry) {
+                    openMissing(conn, channels, handoff);
+                    nextRetry = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MISSING_QUEUE_RETRY_MS);
+                    if (channels.isEmpty()) {
+                        throw new IOException("no queue of " + settings.queues() + " can be consumed: "
+                                + status.missingQueues());
+                    }
+                    if (!counted) {
+                        status.consumerConnected();
+                        counted = true;
+                        LOG.info("RabbitMQ " + name() + " consuming: " + settings.describe());
+                    }
                 }
-            }
-            if (cancelled.get() && running) {
-                throw new IOException("the broker cancelled the consumer (queue deleted?)");
+                Inbound inbound = handoff.poll(250, TimeUnit.MILLISECONDS);
+                if (inbound != null && inbound.channel().isOpen()) {
+                    handle(inbound.channel(), inbound.queue(), inbound.delivery());
+                }
+                channels.values().removeIf(c -> {
+                    if (c.channel().isOpen() && !c.cancelled().get()) {
+                        return false;
+                    }
+                    // its unacknowledged deliveries go back to the queue; consumed again once it is back
+                    status.queueMissing(c.queue(), c.cancelled().get() ? "the broker cancelled the consumer"
+                            + " (queue deleted?)" : String.valueOf(c.channel().getCloseReason()));
+                    closeQuietly(c.channel());
+                    return true;
+                });
             }
             if (running) {
-                ShutdownSignalException cause = channel.getCloseReason();
+                ShutdownSignalException cause = conn.getCloseReason();
                 if (cause != null) {
                     throw cause;
                 }
-                throw new IOException("channel closed");
+                throw new IOException("connection closed");
             }
-            tags.forEach(tag -> cancelQuietly(channel, tag));
+            channels.values().forEach(c -> cancelQuietly(c.channel(), c.tag()));
         } finally {
             if (counted) {
                 status.consumerDisconnected();
@@ -152,8 +168,44 @@ final class ConsumerWork implements Work {
         }
     }
 
-    /** A delivery and the queue it came from. */
-    private record Inbound(String queue, Delivery delivery) {
+    /** Opens a consuming channel for every queue that has none; a queue that cannot be consumed is reported missing. */
+    private void openMissing(Connection conn, Map<String, QueueChannel> channels, BlockingQueue<Inbound> handoff)
+            throws IOException {
+        for (String queue : settings.queues()) {
+            if (channels.containsKey(queue)) {
+                continue;
+            }
+            Channel channel = conn.createChannel();
+            try {
+                channel.basicQos(settings.prefetch());
+                AtomicBoolean cancelled = new AtomicBoolean();
+                // deliveries may arrive before basicConsume returns: they carry what is known already
+                String tag = channel.basicConsume(queue, false,
+                        (consumerTag, delivery) -> handoff.add(new Inbound(queue, channel, delivery)),
+                        consumerTag -> cancelled.set(true));
+                channels.put(queue, new QueueChannel(queue, channel, tag, cancelled));
+                status.queueConsumed(queue);
+            } catch (IOException | ShutdownSignalException e) {
+                if (!conn.isOpen()) {
+                    throw e instanceof IOException io ? io : new IOException(e);
+                }
+                String problem = describe(e instanceof IOException io ? io : new IOException(e));
+                if (!problem.equals(status.missingQueues().get(queue))) {
+                    LOG.warning("RabbitMQ " + name() + ": queue '" + queue + "' cannot be consumed (" + problem
+                            + "); the other queues go on, retrying it every " + MISSING_QUEUE_RETRY_MS / 1000 + " s");
+                }
+                status.queueMissing(queue, problem);
+                closeQuietly(channel);
+            }
+        }
+    }
+
+    /** One queue's own channel and consumer. */
+    private record QueueChannel(String queue, Channel channel, String tag, AtomicBoolean cancelled) {
+    }
+
+    /** A delivery and the queue and channel it came from. */
+    private record Inbound(String queue, Channel channel, Delivery delivery) {
     }
 
     private void handle(Channel channel, String queue, Delivery delivery) throws IOException, InterruptedException {
@@ -282,6 +334,16 @@ final class ConsumerWork implements Work {
             channel.basicCancel(tag);
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.FINE, "basic.cancel failed", e);
+        }
+    }
+
+    private static void closeQuietly(Channel channel) {
+        try {
+            if (channel.isOpen()) {
+                channel.close();
+            }
+        } catch (IOException | TimeoutException | RuntimeException e) {
+            LOG.log(Level.FINE, "channel close failed", e);
         }
     }
 

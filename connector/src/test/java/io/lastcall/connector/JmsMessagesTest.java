@@ -73,4 +73,40 @@ class JmsMessagesTest {
         assertEquals(4, JmsMessages.brokerDeliveryCount(delivery(true, props, new byte[0])));
         assertEquals(null, JmsMessages.brokerDeliveryCount(delivery(true, new AMQP.BasicProperties(), new byte[0])));
     }
+
+    @Test
+    void headerNamesNoJmsPropertyMayHaveAreLeftOutAndNamedNotThrown() throws Exception {
+        java.util.Map<String, Object> headers = new java.util.LinkedHashMap<>();
+        headers.put(" ", "x");
+        headers.put("1a", "y");
+        headers.put("ok", "z");
+        AMQP.BasicProperties props = new AMQP.BasicProperties.Builder().messageId("m-2").headers(headers).build();
+        Message m = JmsMessages.toJms(delivery(false, props, "{}".getBytes(StandardCharsets.UTF_8)), "q", 0);
+        assertEquals("z", m.getStringProperty("ok"));
+        String error = m.getStringProperty(JmsMessages.PROP_CONVERSION_ERROR);
+        assertTrue(error.contains("' '") && error.contains("'1a'"), error);
+        assertEquals("{}", assertInstanceOf(TextMessage.class, m).getText());
+    }
+
+    @Test
+    void anUnconvertibleDeliveryStillCarriesItsBodyQueueAndWhy() throws Exception {
+        Message m = JmsMessages.unreadable(delivery(true, new AMQP.BasicProperties(), "b".getBytes(StandardCharsets.UTF_8)),
+                "q", new IllegalArgumentException("bad"));
+        assertEquals("q", m.getStringProperty("amqp_queue"));
+        assertTrue(m.getStringProperty(JmsMessages.PROP_CONVERSION_ERROR).contains("bad"));
+        assertEquals(1, ((BytesMessage) m).getBodyLength());
+    }
+
+    @Test
+    void theLastDeathReasonIsTheNewestEntryOfXDeathNotTheFirstDeath() throws Exception {
+        Map<String, Object> headers = Map.of(
+                "x-first-death-reason", LongStringHelper.asLongString("expired"),
+                "x-death", List.of(Map.of("reason", LongStringHelper.asLongString("rejected"), "count", 1L),
+                        Map.of("reason", LongStringHelper.asLongString("expired"), "count", 1L)));
+        AMQP.BasicProperties props = new AMQP.BasicProperties.Builder().headers(headers).build();
+        Message m = JmsMessages.toJms(delivery(false, props, "{}".getBytes(StandardCharsets.UTF_8)), "q", 0);
+        assertEquals("rejected", m.getStringProperty(JmsMessages.PROP_LAST_DEATH_REASON));
+        assertEquals("maxlen", JmsMessages.lastDeathReason(Map.of("x-last-death-reason", "maxlen",
+                "x-death", List.of(Map.of("reason", "expired")))));
+    }
 }

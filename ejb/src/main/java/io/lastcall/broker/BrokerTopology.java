@@ -90,6 +90,18 @@ public class BrokerTopology {
                 .toList();
     }
 
+    /**
+     * Queues lastcall needs (the configured workloads' work queues and the dead-letter queue) that
+     * a consumer reports it cannot consume now; their jobs would not run. Other missing queues are
+     * only reported.
+     */
+    public List<String> missingNeededQueues() {
+        Set<String> needed = settings.workloads().stream().map(settings::workQueue).collect(Collectors.toSet());
+        needed.add(settings.deadLetterQueue());
+        return ConsumerStatus.activations().stream().flatMap(a -> a.missingQueues().stream())
+                .filter(needed::contains).distinct().sorted().toList();
+    }
+
     private void declareOrRetry() {
         try {
             List<String> queues = declare();

@@ -16,7 +16,8 @@ public final class ConsumerStatus {
 
     /** One activation: a queue and how many of its consumers are connected now. */
     public record Activation(String queue, String broker, int consumersConfigured, int consumersConnected,
-            int prefetch, long delivered, long acknowledged, long requeued, long rejected, String lastError) {
+            int prefetch, long delivered, long acknowledged, long requeued, long rejected, long paused,
+            List<String> missingQueues, String lastError) {
 
         public boolean connected() {
             return consumersConnected >= consumersConfigured && consumersConfigured > 0;
@@ -42,6 +43,9 @@ public final class ConsumerStatus {
                         (Long) server.getAttribute(name, "Acknowledged"),
                         (Long) server.getAttribute(name, "Requeued"),
                         (Long) server.getAttribute(name, "Rejected"),
+                        (Long) server.getAttribute(name, "Paused"),
+                        java.util.Arrays.stream(((String) server.getAttribute(name, "MissingQueues")).split(","))
+                                .filter(q -> !q.isBlank()).toList(),
                         (String) server.getAttribute(name, "LastError")));
             }
         } catch (JMException e) {

@@ -95,15 +95,15 @@ class AccountingIT extends SpyBackedDeployment {
     }
 
     @Test
-    void aTransientFailureIsRetriedThroughTheTiersWithTheSameDeadlineUpToMaxAttempts() {
+    void aNotProcessedRefusalIsRetriedThroughTheTiersWithTheSameDeadlineUpToMaxAttempts() {
         String id = Jobs.newId("retry");
         long expiresAt = Jobs.now() + 30_000;
 
-        Jobs.submit(Jobs.envelope(id, expiresAt, "spy-status-503"));
+        Jobs.submit(Jobs.envelope(id, expiresAt, "spy-status-429"));
 
         JsonObject job = Jobs.awaitOutcome(id, WAIT);
         assertEquals("EXECUTION_FAILED", job.getString("outcome"), job.toString());
-        assertEquals("HTTP_503_ATTEMPTS_EXHAUSTED", job.getString("reason"));
+        assertEquals("ATTEMPTS_EXHAUSTED", job.getString("reason"));
         List<Request> calls = spy.requestsFor(id);
         assertEquals(3, calls.size(), "max_attempts 3");
         assertEquals(3, job.getJsonArray("attempts").size());
@@ -117,7 +117,7 @@ class AccountingIT extends SpyBackedDeployment {
     void aRetryThatFitsNoTierExpiresAndIsNotPublished() {
         String id = Jobs.newId("no-tier");
 
-        Jobs.submit(Jobs.envelope(id, Jobs.now() + 450, "spy-status-503"));
+        Jobs.submit(Jobs.envelope(id, Jobs.now() + 450, "spy-status-429"));
 
         JsonObject job = Jobs.awaitOutcome(id, WAIT);
         assertEquals("EXPIRED_NOT_STARTED", job.getString("outcome"), job.toString());

@@ -25,7 +25,37 @@ public final class Broker {
     public record QueueCounts(String queue, int ready, int unacked, int consumers) {
     }
 
+    /** The test domain's work exchange and the workloads routed through it (it-domain.env). */
+    public static final String WORK_EXCHANGE = "it.lastcall.work";
+    public static final List<String> WORKLOADS = List.of("incident-summary", "it-short", "it-budget", "it-crash",
+            "it-stall", "it-ttlcap");
+
     private Broker() {
+    }
+
+    /** Re-creates the work exchange a test deleted, with every workload queue bound as lastcall binds it. */
+    public static void restoreWorkExchange() {
+        withChannel(channel -> {
+            channel.exchangeDeclare(WORK_EXCHANGE, "direct", true);
+            for (String workload : WORKLOADS) {
+                channel.queueBind(WORK_EXCHANGE + "." + workload, WORK_EXCHANGE, workload);
+            }
+            return null;
+        });
+    }
+
+    /** Publishes a raw message with these properties to the default exchange, routed to {@code queue}. */
+    public static void publish(String queue, AMQP.BasicProperties props, byte[] body) {
+        withChannel(channel -> {
+            channel.confirmSelect();
+            channel.basicPublish("", queue, props, body);
+            try {
+                channel.waitForConfirmsOrDie(5_000);
+            } catch (InterruptedException | java.util.concurrent.TimeoutException e) {
+                throw new IOException("publish to " + queue + " not confirmed", e);
+            }
+            return null;
+        });
     }
 
     private static Connection connect() throws IOException {

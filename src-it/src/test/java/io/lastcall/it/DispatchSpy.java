@@ -18,7 +18,8 @@ import java.util.regex.Pattern;
  * ({@code lastcall.it.spy-port}; the test domain's {@code lastcall.model.base-url} points here)
  * that records every request it receives before answering. The requested model chooses the
  * answer: {@code spy-ok} at once; {@code spy-delay-N} after N ms; {@code spy-status-N} with
- * status N. Usage is always 11 prompt and 7 completion tokens.
+ * status N; {@code spy-nousage} a 200 without {@code usage}. Usage is otherwise always 11 prompt
+ * and 7 completion tokens.
  */
 public final class DispatchSpy {
 
@@ -29,7 +30,7 @@ public final class DispatchSpy {
 
     public static final long PROMPT_TOKENS = 11;
     public static final long COMPLETION_TOKENS = 7;
-    private static final Pattern MODEL = Pattern.compile("\"model\"\\s*:\\s*\"spy-(ok|delay|status)-?(\\d*)\"");
+    private static final Pattern MODEL = Pattern.compile("\"model\"\\s*:\\s*\"spy-(ok|delay|status|nousage)-?(\\d*)\"");
 
     private static DispatchSpy running;
 
@@ -68,7 +69,9 @@ public final class DispatchSpy {
                 exchange.getRequestHeaders().getFirst("Idempotency-Key"), body, System.currentTimeMillis()));
         Matcher m = MODEL.matcher(body);
         int status = 200;
+        boolean usage = true;
         if (m.find()) {
+            usage = !m.group(1).equals("nousage");
             if (m.group(1).equals("delay")) {
                 Await.sleep(Long.parseLong(m.group(2)));
             } else if (m.group(1).equals("status")) {
@@ -77,8 +80,9 @@ public final class DispatchSpy {
         }
         byte[] answer = (status == 200
                 ? "{\"id\":\"spy\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":{\"role\":"
-                        + "\"assistant\",\"content\":\"spy answer\"},\"finish_reason\":\"stop\"}],\"usage\":{"
-                        + "\"prompt_tokens\":" + PROMPT_TOKENS + ",\"completion_tokens\":" + COMPLETION_TOKENS + "}}"
+                        + "\"assistant\",\"content\":\"spy answer\"},\"finish_reason\":\"stop\"}]"
+                        + (usage ? ",\"usage\":{\"prompt_tokens\":" + PROMPT_TOKENS + ",\"completion_tokens\":"
+                                + COMPLETION_TOKENS + "}" : "") + "}"
                 : "{\"error\":{\"message\":\"spy status " + status + "\"}}").getBytes(StandardCharsets.UTF_8);
         try {
             exchange.getResponseHeaders().add("Content-Type", "application/json");

@@ -104,10 +104,15 @@ public final class Jobs {
      * (the test domain runs 2 permits and 4 consumers of prefetch 1). Leaves {@code free} consumers free.
      */
     public static List<String> occupyConsumers(DispatchSpy spy, int free, long holdMs) {
+        return occupyConsumers(spy, free, holdMs, "incident-summary");
+    }
+
+    /** As {@link #occupyConsumers(DispatchSpy, int, long)}, with the holders and waiters of {@code workload}. */
+    public static List<String> occupyConsumers(DispatchSpy spy, int free, long holdMs, String workload) {
         List<String> ids = new java.util.ArrayList<>();
         for (int i = 0; i < 2; i++) {
             String id = newId("holder");
-            submit(envelope(id, now() + 60_000, "spy-delay-" + holdMs));
+            submit(envelope(id, now() + 60_000, "spy-delay-" + holdMs).add("workload", workload));
             ids.add(id);
         }
         Await.until("both permits held", Duration.ofSeconds(30), () -> ids.stream().allMatch(id ->
@@ -115,7 +120,7 @@ public final class Jobs {
         int waiters = 2 - free;
         for (int i = 0; i < waiters; i++) {
             String id = newId("waiter");
-            submit(envelope(id, now() + 60_000, "spy-ok"));
+            submit(envelope(id, now() + 60_000, "spy-ok").add("workload", workload));
             ids.add(id);
         }
         Await.until(waiters + " waiting for a permit", Duration.ofSeconds(30), () -> Api.get("/api/health").json()

@@ -24,7 +24,6 @@ class TopologyIT {
 
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final String TIER = "it.lastcall.retry.2000";
-    private static final String WORK_EXCHANGE = "it.lastcall.work";
 
     @Deployment(testable = false)
     static EnterpriseArchive deployment() {
@@ -61,7 +60,7 @@ class TopologyIT {
     void aJobWhosePublishWasNotConfirmedStaysAcceptedAndTheReconcilerPublishesIt() {
         DispatchSpy spy = DispatchSpy.get();
         String id = Jobs.newId("unconfirmed");
-        Broker.withChannel(channel -> channel.exchangeDelete(WORK_EXCHANGE));
+        Broker.withChannel(channel -> channel.exchangeDelete(Broker.WORK_EXCHANGE));
         try {
             Reply reply = Jobs.submit(Jobs.envelope(id, Jobs.now() + 60_000, "spy-ok"));
 
@@ -69,13 +68,7 @@ class TopologyIT {
             assertEquals("ACCEPTED", reply.json().asJsonObject().getString("state"), "no confirm, not QUEUED");
             assertTrue(reply.json().asJsonObject().getJsonObject("trace").isNull("published_at"));
         } finally {
-            Broker.withChannel(channel -> {
-                channel.exchangeDeclare(WORK_EXCHANGE, "direct", true);
-                for (String workload : List.of("incident-summary", "it-short", "it-budget", "it-crash")) {
-                    channel.queueBind(WORK_EXCHANGE + "." + workload, WORK_EXCHANGE, workload);
-                }
-                return null;
-            });
+            Broker.restoreWorkExchange();
         }
         assertEquals(List.of(), spy.requestsFor(id));
 

@@ -58,13 +58,17 @@ public class HealthResource {
         boolean consumersConnected = !activations.isEmpty()
                 && activations.stream().allMatch(ConsumerStatus.Activation::connected);
         List<String> unconsumed = topology.unconsumedWorkQueues();
-        boolean brokerUp = consumersConnected && topology.declared() && unconsumed.isEmpty();
+        List<String> missing = topology.missingNeededQueues();
+        boolean brokerUp = consumersConnected && topology.declared() && unconsumed.isEmpty() && missing.isEmpty();
         up &= brokerUp;
         broker.put("status", brokerUp ? "UP" : "DOWN");
         broker.put("connected", consumersConnected);
         broker.put("topology_declared", topology.declared());
         if (!topology.declared()) {
             broker.put("topology_error", topology.lastProblem());
+        }
+        if (!missing.isEmpty()) {
+            broker.put("missing_queues", missing);
         }
         if (!unconsumed.isEmpty()) {
             broker.put("unconsumed_work_queues", unconsumed);
@@ -105,6 +109,8 @@ public class HealthResource {
         v.put("acknowledged", a.acknowledged());
         v.put("requeued", a.requeued());
         v.put("rejected", a.rejected());
+        v.put("paused", a.paused());
+        v.put("missing_queues", a.missingQueues());
         v.put("last_error", a.lastError());
         return v;
     }

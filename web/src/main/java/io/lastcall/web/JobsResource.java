@@ -17,6 +17,9 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import io.lastcall.policy.Settings;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.Map;
 import java.util.Optional;
 
@@ -38,10 +41,19 @@ public class JobsResource {
     @Inject
     Clock clock;
 
+    @Inject
+    Settings settings;
+
     @POST
     @Consumes(MediaType.WILDCARD)
-    public Response submit(String body) {
-        Optional<JsonObject> envelope = JsonBody.object(body);
+    public Response submit(InputStream stream) throws IOException {
+        long max = settings.ingressMaxBodyBytes();
+        Optional<String> body = BoundedBody.read(stream, max);
+        if (body.isEmpty()) {
+            return error(Rejection.BODY_TOO_LARGE, "the body is larger than " + max
+                    + " bytes (lastcall.ingress.max-body-bytes)");
+        }
+        Optional<JsonObject> envelope = JsonBody.object(body.get());
         if (envelope.isEmpty()) {
             return error(Rejection.BODY_MALFORMED, "the body is not a JSON object");
         }

@@ -17,6 +17,6 @@ public class AttemptRecorder {
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public void attempt(ReceivedMessage message, String asQueue) {
         log.record(new ReceivedMessage(message.messageId(), asQueue, message.body(), message.receivedAt(),
-                message.redelivered()));
+                message.redelivered(), message.deathReason(), message.unreadable()));
     }
 }
