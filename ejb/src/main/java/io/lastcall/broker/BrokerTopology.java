@@ -29,7 +29,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.logging.Logger;
 
 /**
- * Declares lastcall's topology at startup, idempotently, from configuration (SPEC §4):
+ * Declares lastcall's topology at startup, idempotently, from configuration (docs/design.md §4):
  * <pre>
  *   work exchange (direct) --workload--> work queue per workload (x-message-ttl = ttl cap)
  *   every work queue       --dead letters--> dead-letter exchange (fanout) --> dead-letter queue

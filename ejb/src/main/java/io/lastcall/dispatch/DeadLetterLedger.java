@@ -2,18 +2,12 @@ package io.lastcall.dispatch;
 
 import io.lastcall.job.Job;
 import io.lastcall.job.Outcome;
-import io.lastcall.job.QuarantinedMessage;
-import io.lastcall.job.ReferenceCheck;
-import io.lastcall.receipt.DeliveryLog;
 import io.lastcall.receipt.ReceivedMessage;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
-import jakarta.persistence.PersistenceContext;
 import java.time.Clock;
 import java.util.Optional;
 import java.util.Set;
@@ -28,14 +22,8 @@ import java.util.Set;
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class DeadLetterLedger {
 
-    @PersistenceContext(unitName = "ledger")
-    private EntityManager em;
-
     @EJB
-    private DeliveryLog deliveries;
-
-    @EJB
-    private Quarantine quarantine;
+    private MessageReceipt receipt;
 
     @Inject
     Clock clock;
@@ -47,20 +35,9 @@ public class DeadLetterLedger {
     public Optional<Job> deadLettered(ReceivedMessage message, String deathReason, Set<Integer> schemaVersions,
             long clockUncertaintyMs) {
         long now = clock.millis();
-        deliveries.record(message);
-        if (message.unreadable() != null) {
-            quarantine.record(message, null, QuarantinedMessage.Reason.MESSAGE_UNREADABLE, message.unreadable(), now);
-            return Optional.empty();
-        }
-        ReferenceCheck.Verdict verdict = ReferenceCheck.parse(message.body(), schemaVersions);
-        Job job = null;
-        if (verdict.trusted()) {
-            job = em.find(Job.class, verdict.reference().jobId(), LockModeType.PESSIMISTIC_WRITE);
-            verdict = ReferenceCheck.against(verdict.reference(), job);
-        }
-        if (!verdict.trusted()) {
-            quarantine.record(message, verdict.reference() == null ? null : verdict.reference().jobId(),
-                    verdict.reason(), "dead-lettered (" + deathReason + "): " + verdict.detail(), now);
+        Job job = receipt.trustedJob(message, schemaVersions, "dead-lettered (" + deathReason + "): ", now)
+                .orElse(null);
+        if (job == null) {
             return Optional.empty();
         }
         if (!job.getState().isPreClaim()) {

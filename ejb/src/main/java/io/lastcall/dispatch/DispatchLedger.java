@@ -8,13 +8,10 @@ import io.lastcall.job.GateDecision;
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
 import io.lastcall.job.Outcome;
-import io.lastcall.job.QuarantinedMessage;
-import io.lastcall.job.ReferenceCheck;
 import io.lastcall.job.RetryTiers;
 import io.lastcall.job.SubjectRevision;
 import io.lastcall.policy.Pricing;
 import io.lastcall.policy.WorkloadPolicy;
-import io.lastcall.receipt.DeliveryLog;
 import io.lastcall.receipt.ReceivedMessage;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -66,10 +63,7 @@ public class DispatchLedger {
     private EntityManager em;
 
     @EJB
-    private DeliveryLog deliveries;
-
-    @EJB
-    private Quarantine quarantine;
+    private MessageReceipt receipt;
 
     @EJB
     private Incarnation incarnation;
@@ -88,21 +82,9 @@ public class DispatchLedger {
      */
     public Receipt receive(ReceivedMessage message, Set<Integer> schemaVersions) {
         long now = clock.millis();
-        deliveries.record(message);
-        if (message.unreadable() != null) {
-            quarantine.record(message, null, QuarantinedMessage.Reason.MESSAGE_UNREADABLE, message.unreadable(), now);
+        Job job = receipt.trustedJob(message, schemaVersions, "", now).orElse(null);
+        if (job == null) {
             return Receipt.stop(null);
-        }
-        ReferenceCheck.Verdict verdict = ReferenceCheck.parse(message.body(), schemaVersions);
-        Job job = null;
-        if (verdict.trusted()) {
-            job = lock(verdict.reference().jobId());
-            verdict = ReferenceCheck.against(verdict.reference(), job);
-        }
-        if (!verdict.trusted()) {
-            String jobId = verdict.reference() == null ? null : verdict.reference().jobId();
-            quarantine.record(message, jobId, verdict.reason(), verdict.detail(), now);
-            return Receipt.stop(jobId);
         }
         if (!job.getState().isPreClaim()) {
             // terminal: its outcome stands; claimed or handed off (a redelivery after a crash):
@@ -115,7 +97,7 @@ public class DispatchLedger {
     }
 
     /**
-     * The final gate (SPEC §3.3): with the row locked, either a terminal outcome or the single
+     * The final gate (docs/design.md §3.3): with the row locked, either a terminal outcome or the single
      * dispatch claim — new generation, attempt, reservation — in this one transaction.
      *
      * @param permitAt when the dispatch permit was granted, null if none is held

@@ -80,6 +80,7 @@ public class ModelClient {
         try {
             endpoint = lease.get(timeout);
         } catch (TimeoutException e) {
+            lease.cancel();
             throw new IOException("no connection to " + host + " free within " + connectTimeoutMs + " ms", e);
         } catch (ExecutionException e) {
             throw new IOException("leasing a connection to " + host + ": " + e.getCause(), e);

@@ -1,5 +1,5 @@
 /**
- * The worker path (SPEC §3, docs/design.md): {@link io.lastcall.dispatch.Worker} takes one
+ * The worker path (docs/design.md §3): {@link io.lastcall.dispatch.Worker} takes one
  * received reference through receipt, the permit wait ({@link io.lastcall.dispatch.DispatchPermits}),
  * the final gate, the connect, the handoff and the write ({@link io.lastcall.dispatch.ModelClient}),
  * then settles. Every state change is one short transaction in

@@ -17,7 +17,7 @@ import java.time.Clock;
 import java.util.Optional;
 
 /**
- * Submission (SPEC §2): clock health, validation, idempotent persist, then the reference is
+ * Submission (docs/design.md §2): clock health, validation, idempotent persist, then the reference is
  * published with a TTL of the remaining lifetime and confirmed ({@link JobPublisher}).
  */
 @Stateless

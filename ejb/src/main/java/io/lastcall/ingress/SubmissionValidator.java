@@ -14,7 +14,7 @@ import java.util.UUID;
 import java.util.function.Function;
 import java.util.regex.Pattern;
 
-/** Checks one envelope (SPEC §1–2). Pure: the caller supplies the time, the margin and the policies. */
+/** Checks one envelope (docs/design.md §1–2). Pure: the caller supplies the time, the margin and the policies. */
 public final class SubmissionValidator {
 
     /** Either a submission or the first problem found. */
@@ -24,7 +24,7 @@ public final class SubmissionValidator {
         }
     }
 
-    private static final Pattern JOB_ID = Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
+    private static final Pattern JOB_ID = io.lastcall.job.Reference.JOB_ID;
     private static final long MAX_TOKENS_LIMIT = 1_000_000;
     private static final long MAX_CHOICES = 128;
     /** the ledger's column lengths */

@@ -1,7 +1,7 @@
 package io.lastcall.job;
 
 /**
- * The deadline arithmetic, in one place (SPEC §3.3). All values are epoch or duration
+ * The deadline arithmetic, in one place (docs/design.md §3.3). All values are epoch or duration
  * milliseconds; every subtraction saturates instead of overflowing.
  */
 public final class Deadline {

@@ -1,7 +1,7 @@
 package io.lastcall.job;
 
 /**
- * What the final gate does with one job at one instant (SPEC §3.3), in the order the spec gives:
+ * What the final gate does with one job at one instant (docs/design.md §3.3), in the order the spec gives:
  * expired, canceled, superseded, budget, otherwise claim. Pure: the caller holds the row lock.
  */
 public enum GateDecision {

@@ -12,7 +12,7 @@ import jakarta.persistence.Version;
 import java.math.BigDecimal;
 
 /**
- * One accepted job (SPEC §1). {@code expiresAt} is set once, at ingress, and never changes.
+ * One accepted job (docs/design.md §1). {@code expiresAt} is set once, at ingress, and never changes.
  * State changes go through {@link #moveTo}, which asks {@link JobState}.
  */
 @Entity

@@ -15,6 +15,9 @@ import java.io.StringReader;
  */
 public record Reference(String jobId, long generation, long expiresAt, int schemaVersion) {
 
+    /** What ingress accepts as a job id; a reference to anything else is malformed. */
+    public static final java.util.regex.Pattern JOB_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
+
     /** Why a message body is not a usable reference. */
     public static final class Malformed extends Exception {
         private static final long serialVersionUID = 1L;
@@ -42,6 +45,10 @@ public record Reference(String jobId, long generation, long expiresAt, int schem
         JsonValue id = o.get("job_id");
         if (!(id instanceof JsonString s) || s.getString().isBlank()) {
             throw new Malformed("job_id missing or not a string");
+        }
+        if (!JOB_ID.matcher(s.getString()).matches()) {
+            // no job ingress accepted can have it: never looked up (U+0000 would not even reach PostgreSQL)
+            throw new Malformed("job_id is not 1-128 characters of A-Z a-z 0-9 . _ : @ -");
         }
         long schema = wholeNumber(o, "schema_version");
         if (schema < Integer.MIN_VALUE || schema > Integer.MAX_VALUE) {

@@ -3,7 +3,7 @@ package io.lastcall.job;
 import java.util.List;
 
 /**
- * Which retry delay tier a transient failure goes through (SPEC §4): attempt n prefers the n-th
+ * Which retry delay tier a transient failure goes through (docs/design.md §4): attempt n prefers the n-th
  * tier (the last one after that), and falls back to the longest shorter tier that still ends
  * before the job's remaining lifetime does. Pure.
  */

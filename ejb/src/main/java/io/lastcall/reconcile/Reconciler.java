@@ -29,7 +29,7 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * The reconciler (SPEC §5), every 15 s, on demand ({@code POST /api/reconcile}) and once at
+ * The reconciler (docs/design.md §5), every 15 s, on demand ({@code POST /api/reconcile}) and once at
  * startup. Each rule reads candidates without locks, then re-checks and transitions each job in
  * its own locked transaction, so several servers and the workers may run at once without a
  * double transition. A rule that fails — for one job or as a whole — is logged and reported and

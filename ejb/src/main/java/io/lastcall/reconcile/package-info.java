@@ -1,5 +1,5 @@
 /**
- * The reconciler (SPEC §5, README "The reconciler"): {@link io.lastcall.reconcile.Reconciler}
+ * The reconciler (docs/design.md §5): {@link io.lastcall.reconcile.Reconciler}
  * runs every rule on a schedule and on demand; each rule is its own class whose one transaction
  * re-checks a single job under its row lock ({@link io.lastcall.reconcile.ClosePreviousBoots},
  * {@link io.lastcall.reconcile.RepublishOwed}, {@link io.lastcall.reconcile.ExpireOverdue},

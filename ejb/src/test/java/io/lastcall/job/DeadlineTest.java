@@ -12,7 +12,7 @@ class DeadlineTest {
 
     @Test
     void clockMarginScenario() {
-        // SPEC §9: worker time 10,000, deadline 10,080: admitted with margin 0, rejected with margin 100
+        // docs/design.md §3.3, the clock-margin case: worker time 10,000, deadline 10,080: admitted with margin 0, rejected with margin 100
         assertTrue(Deadline.mayDispatch(10_080, 10_000, 0, LATEST_START, 0));
         assertEquals(80, Deadline.remainingForDispatch(10_080, 10_000, 0, LATEST_START, 0));
         assertFalse(Deadline.mayDispatch(10_080, 10_000, 100, LATEST_START, 0));

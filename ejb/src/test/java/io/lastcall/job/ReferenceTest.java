@@ -25,4 +25,12 @@ class ReferenceTest {
         assertThrows(Reference.Malformed.class,
                 () -> Reference.parse("{\"generation\":0,\"expires_at\":1,\"schema_version\":1}"));
     }
+
+    @Test
+    void aJobIdIngressCouldNeverHaveAcceptedIsMalformed() {
+        assertThrows(Reference.Malformed.class, () -> Reference.parse(
+                "{\"job_id\":\"a\u0000b\",\"generation\":0,\"expires_at\":1,\"schema_version\":1}"));
+        assertThrows(Reference.Malformed.class, () -> Reference.parse(
+                "{\"job_id\":\"" + "x".repeat(129) + "\",\"generation\":0,\"expires_at\":1,\"schema_version\":1}"));
+    }
 }
