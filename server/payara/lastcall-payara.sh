@@ -19,7 +19,8 @@
 #   LASTCALL_PG_HOST/_PORT/_DATABASE/_USER/_PASSWORD                [127.0.0.1/5432/lastcall/lastcall/lastcall]
 #   LC_ENV_FILE  a file of VAR=value lines exported before anything else (the test domain's settings)
 #   LC_RESET_DATABASES  true: "start" first stops the domain and empties both ledgers (the H2
-#                file and the PostgreSQL schema) - what the integration tests do  [false]
+#                file and the PostgreSQL schema), and undeploys an application an aborted run
+#                left behind - what the integration tests do  [false]
 # Every other LASTCALL_* variable in the environment of "start" reaches the server, where
 # MicroProfile Config reads it (LASTCALL_DISPATCH_PERMITS -> lastcall.dispatch.permits).
 set -euo pipefail
@@ -133,6 +134,11 @@ start() {
   fi
   configure_domain
   select_database
+  if [ "${LC_RESET_DATABASES:-false}" = true ] && deployed; then
+    # an aborted test run left its application deployed; the next deployment must start clean
+    say "undeploying the application an earlier run left behind"
+    remote undeploy lastcall >/dev/null || die "could not undeploy the leftover application"
+  fi
 }
 
 deploy() {
