@@ -18,6 +18,8 @@
 #   LC_DB        h2 | postgres: what jdbc/lastcall points at        [h2]
 #   LASTCALL_PG_HOST/_PORT/_DATABASE/_USER/_PASSWORD                [127.0.0.1/5432/lastcall/lastcall/lastcall]
 #   LC_ENV_FILE  a file of VAR=value lines exported before anything else (the test domain's settings)
+#   LASTCALL_SUBMITTER_PASSWORD/_OPERATOR_PASSWORD/_VIEWER_PASSWORD  the users' passwords   [required]
+#   LC_EXTRA_USERS  more file-realm users, "user:group:password ..." (the tests' second submitter)
 #   LC_RESET_DATABASES  true: "start" first stops the domain and empties both ledgers (the H2
 #                file and the PostgreSQL schema), and undeploys an application an aborted run
 #                left behind - what the integration tests do  [false]
@@ -90,6 +92,39 @@ ASADMIN
   rm -f "$marker"
 }
 
+# lastcall's users in the file realm, one per role (group = role, glassfish-web.xml), with the
+# passwords of LASTCALL_SUBMITTER_PASSWORD, LASTCALL_OPERATOR_PASSWORD and LASTCALL_VIEWER_PASSWORD,
+# plus LC_EXTRA_USERS ("user:group:password ..."). Created, or updated when a password changed.
+configure_users() {
+  local marker="$DOMAINS/$LC_DOMAIN/.lastcall-users" want existing pwfile role var spec user group pw
+  want=$(printf '%s\n' "${LASTCALL_SUBMITTER_PASSWORD:-}" "${LASTCALL_OPERATOR_PASSWORD:-}" \
+    "${LASTCALL_VIEWER_PASSWORD:-}" "${LC_EXTRA_USERS:-}" | sha256sum | cut -c1-64)
+  if [ -f "$marker" ] && [ "$(cat "$marker")" = "$want" ]; then return 0; fi
+  say "configuring users submitter, operator, viewer${LC_EXTRA_USERS:+ and extra users}"
+  existing=$(remote list-file-users 2>/dev/null || true)
+  pwfile=$(mktemp)
+  chmod 600 "$pwfile"
+  set_user() { # user group password
+    printf 'AS_ADMIN_USERPASSWORD=%s\n' "$3" > "$pwfile"
+    if grep -qx "$1" <<<"$existing"; then
+      remote --passwordfile "$pwfile" update-file-user --groups "$2" "$1" >/dev/null
+    else
+      remote --passwordfile "$pwfile" create-file-user --groups "$2" "$1" >/dev/null
+    fi || { rm -f "$pwfile"; die "could not set up user $1"; }
+  }
+  for role in submitter operator viewer; do
+    var="LASTCALL_${role^^}_PASSWORD"
+    [ -n "${!var:-}" ] || { rm -f "$pwfile"; die "$var is not set"; }
+    set_user "$role" "$role" "${!var}"
+  done
+  for spec in ${LC_EXTRA_USERS:-}; do
+    IFS=: read -r user group pw <<<"$spec"
+    set_user "$user" "$group" "$pw"
+  done
+  rm -f "$pwfile"
+  echo "$want" > "$marker"
+}
+
 select_database() {
   local pool
   case "$LC_DB" in
@@ -133,6 +168,7 @@ start() {
       || die "start-domain failed; see $DOMAINS/$LC_DOMAIN/logs/server.log"
   fi
   configure_domain
+  configure_users
   select_database
   if [ "${LC_RESET_DATABASES:-false}" = true ] && deployed; then
     # an aborted test run left its application deployed; the next deployment must start clean

@@ -52,7 +52,8 @@ public class JobIngress {
     @Inject
     Clock clock;
 
-    public Outcome submit(JsonObject envelope) {
+    /** @param principal the authenticated submitter, recorded on the job */
+    public Outcome submit(JsonObject envelope, String principal) {
         if (!clockHealth.admits()) {
             ClockHealth.Reading reading = clockHealth.current();
             return Outcome.refused(Rejection.CLOCK_UNHEALTHY, "clock " + reading.status() + " against "
@@ -66,7 +67,7 @@ public class JobIngress {
             return Outcome.refused(result.rejection(), result.message());
         }
         Submission s = result.submission();
-        Optional<Outcome> repeat = repeatOf(s);
+        Optional<Outcome> repeat = repeatOf(s, principal);
         if (repeat.isPresent()) {
             return repeat.get();
         }
@@ -75,12 +76,13 @@ public class JobIngress {
         long promptTokens = s.promptTexts().stream().mapToLong(tokens::message).sum();
         Job job = new Job(s.jobId(), s.workload(), s.schemaVersion(), now, s.expiresAt(), s.semantics(),
                 s.minExecutionMs(), s.subject(), s.sourceRevision(), s.model(), s.payload(),
-                pricing.estimate(s.model(), promptTokens, s.maxTokens(), s.choices()), pricing.revision());
+                pricing.estimate(s.model(), promptTokens, s.maxTokens(), s.choices()), pricing.revision())
+                .submittedBy(principal);
         ensureCounter(job.getWorkload());
         try {
             ledger.accept(job);
         } catch (EJBException concurrentDuplicate) {
-            return repeatOf(s).orElseThrow(() -> concurrentDuplicate);
+            return repeatOf(s, principal).orElseThrow(() -> concurrentDuplicate);
         }
         publisher.publish(job.getJobId(), job.getWorkload(), 0);
         return new Outcome(201, s.jobId(), null, null);
@@ -97,9 +99,14 @@ public class JobIngress {
         }
     }
 
-    /** The same job_id again: the existing job, or a conflict if it asks for another deadline. */
-    private Optional<Outcome> repeatOf(Submission s) {
-        return queries.find(s.jobId()).map(existing -> existing.getExpiresAt() == s.expiresAt()
+    /**
+     * The same job_id again: the existing job, or a conflict if it asks for another deadline or
+     * belongs to another submitter (whose job is not shown).
+     */
+    private Optional<Outcome> repeatOf(Submission s, String principal) {
+        return queries.find(s.jobId()).map(existing -> !java.util.Objects.equals(existing.getSubmittedBy(), principal)
+                ? Outcome.refused(Rejection.JOB_ID_TAKEN, "job_id " + s.jobId() + " belongs to another submitter")
+                : existing.getExpiresAt() == s.expiresAt()
                 ? new Outcome(200, existing.getJobId(), null, null)
                 : new Outcome(Rejection.DEADLINE_CONFLICT.status(), existing.getJobId(), Rejection.DEADLINE_CONFLICT,
                         "job " + s.jobId() + " exists with expires_at " + existing.getExpiresAt()

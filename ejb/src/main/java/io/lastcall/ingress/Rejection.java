@@ -30,6 +30,8 @@ public enum Rejection {
     PAYLOAD_NOT_ACCOUNTABLE(422),
     /** the same job_id with another deadline: a repeat cannot extend it */
     DEADLINE_CONFLICT(409),
+    /** the job_id belongs to a job another user submitted */
+    JOB_ID_TAKEN(409),
     CLOCK_UNHEALTHY(503);
 
     private final int status;

@@ -96,6 +96,9 @@ public class Job {
     /** Set while a publish of this job's reference is owed (at accept, at a retry); cleared on confirm. */
     @Column(name = "publish_requested_at")
     private Long publishRequestedAt;
+    /** the authenticated user that submitted it: only that user (or an operator or viewer) sees it */
+    @Column(name = "submitted_by", length = 128)
+    private String submittedBy;
 
     protected Job() {
     }
@@ -201,4 +204,11 @@ public class Job {
     public Long getHandedOffAt() { return handedOffAt; }
     public Long getFinishedAt() { return finishedAt; }
     public Long getPublishRequestedAt() { return publishRequestedAt; }
+    public String getSubmittedBy() { return submittedBy; }
+
+    /** Records who submitted it (set once, at ingress). */
+    public Job submittedBy(String principal) {
+        this.submittedBy = principal;
+        return this;
+    }
 }

@@ -82,7 +82,7 @@ public class Settings {
     }
 
     public String modelBaseUrl() {
-        return text("lastcall.model.base-url", "http://127.0.0.1:8080/lastcall/api/simulated-model/v1");
+        return text("lastcall.model.base-url", "http://127.0.0.1:8080/lastcall/simulated-model/v1");
     }
 
     /** A workload's own model endpoint ({@code lastcall.workload.<name>.model-base-url}), else the global one. */

@@ -31,19 +31,35 @@ public final class Api {
     private Api() {
     }
 
+    /** GET as the operator (who may read everything). */
     public static Reply get(String path) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(ItConfig.baseUrl() + path))
-                .timeout(Duration.ofSeconds(30)).header("Accept", "application/json").GET().build();
+        return send("GET", path, null, ItConfig.user("operator"));
+    }
+
+    /**
+     * One request with JSON (or no) body as {@code user} (null: no credentials). The body of the
+     * answer is parsed as JSON when it is JSON, else kept as a JSON string.
+     */
+    public static Reply send(String method, String path, String body, ItConfig.User user) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(ItConfig.baseUrl() + path))
+                .timeout(Duration.ofSeconds(30)).header("Accept", "application/json")
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", "application/json");
+        }
+        if (user != null) {
+            request.header("Authorization", user.basic());
+        }
         try {
-            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> response = HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
             try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
                 return new Reply(response.statusCode(), reader.read());
             } catch (RuntimeException notJson) {
-                throw new IllegalStateException("GET " + path + " -> " + response.statusCode() + ", not JSON: "
-                        + response.body(), notJson);
+                return new Reply(response.statusCode(), Json.createArrayBuilder().add(response.body()).build());
             }
         } catch (IOException e) {
-            throw new IllegalStateException("GET " + path + ": " + e, e);
+            throw new IllegalStateException(method + " " + path + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

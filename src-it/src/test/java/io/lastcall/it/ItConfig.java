@@ -33,6 +33,36 @@ public final class ItConfig {
         return required("lastcall.it.worker-queue");
     }
 
+    /** A user of the test domain: its name and the password it-domain.env gives it. */
+    public record User(String name, String password) {
+        public String basic() {
+            return "Basic " + java.util.Base64.getEncoder().encodeToString((name + ":" + password)
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+    }
+
+    public static User user(String name) {
+        String variable = "submitter2".equals(name) ? null : "LASTCALL_" + name.toUpperCase() + "_PASSWORD";
+        try {
+            for (String line : java.nio.file.Files.readAllLines(Path.of(required("lastcall.it.env-file")))) {
+                if (variable != null && line.startsWith(variable + "=")) {
+                    return new User(name, line.substring(variable.length() + 1).trim());
+                }
+                if (variable == null && line.startsWith("LC_EXTRA_USERS=")) {
+                    for (String spec : line.substring("LC_EXTRA_USERS=".length()).trim().split("\\s+")) {
+                        String[] f = spec.split(":", 3);
+                        if (f[0].equals(name)) {
+                            return new User(name, f[2]);
+                        }
+                    }
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot read the test domain's env file: " + e, e);
+        }
+        throw new IllegalStateException("no password for user " + name + " in the test domain's env file");
+    }
+
     private static String required(String name) {
         String value = System.getProperty(name);
         if (value == null || value.isBlank()) {

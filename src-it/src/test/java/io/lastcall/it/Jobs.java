@@ -3,13 +3,6 @@ package io.lastcall.it;
 import jakarta.json.Json;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonObjectBuilder;
-import jakarta.json.JsonReader;
-import java.io.IOException;
-import java.io.StringReader;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -17,7 +10,6 @@ import java.util.UUID;
 /** Submitting jobs and reading them back through the real REST API. */
 public final class Jobs {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     private Jobs() {
     }
@@ -54,21 +46,9 @@ public final class Jobs {
         return post("/api/reconcile", "").json().asJsonObject();
     }
 
+    /** POST as the submitter to /api/jobs, as the operator anywhere else. */
     public static Api.Reply post(String path, String body) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(ItConfig.baseUrl() + path))
-                .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
-        try {
-            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-            try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
-                return new Api.Reply(response.statusCode(), reader.read());
-            }
-        } catch (IOException e) {
-            throw new IllegalStateException("POST " + path + ": " + e, e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        return Api.send("POST", path, body, ItConfig.user("/api/jobs".equals(path) ? "submitter" : "operator"));
     }
 
     /** The job view, or null for 404. */

@@ -43,6 +43,7 @@ public class DeliveriesResource {
     DeliveryLog deliveries;
 
     @GET
+    @Allowed({Roles.VIEWER, Roles.OPERATOR})
     public List<DeliveryView> list(@QueryParam("queue") String queue,
             @QueryParam("limit") @DefaultValue("1000") int limit) {
         return deliveries.list(queue, limit).stream().map(DeliveryView::of).toList();

@@ -39,6 +39,7 @@ public class HealthResource {
     DispatchPermits permits;
 
     @GET
+    @Allowed({Roles.VIEWER, Roles.OPERATOR, Roles.SUBMITTER})
     public Response health() {
         Map<String, Object> body = new LinkedHashMap<>();
         boolean up = true;

@@ -17,7 +17,10 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import io.lastcall.job.Job;
 import io.lastcall.policy.Settings;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.SecurityContext;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.Map;
@@ -44,8 +47,12 @@ public class JobsResource {
     @Inject
     Settings settings;
 
+    @Context
+    SecurityContext security;
+
     @POST
-    @Consumes(MediaType.WILDCARD)
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Allowed(Roles.SUBMITTER)
     public Response submit(InputStream stream) throws IOException {
         long max = settings.ingressMaxBodyBytes();
         Optional<String> body = BoundedBody.read(stream, max);
@@ -57,19 +64,20 @@ public class JobsResource {
         if (envelope.isEmpty()) {
             return error(Rejection.BODY_MALFORMED, "the body is not a JSON object");
         }
-        JobIngress.Outcome outcome = ingress.submit(envelope.get());
+        JobIngress.Outcome outcome = ingress.submit(envelope.get(), security.getUserPrincipal().getName());
         if (outcome.rejection() != null) {
             return error(outcome.rejection(), outcome.message());
         }
         return Response.status(outcome.status()).entity(view(outcome.jobId())).build();
     }
 
+    /** A submitter sees only its own jobs; another's are as unknown as missing ones. */
     @GET
     @Path("{id}")
+    @Allowed({Roles.SUBMITTER, Roles.VIEWER, Roles.OPERATOR})
     public Response get(@PathParam("id") String id) {
-        return queries.details(id).map(d -> Response.ok(JobJson.of(d)).build())
-                .orElseGet(() -> Response.status(404).entity(Map.of("reason", "JOB_UNKNOWN",
-                        "message", "no job " + id)).build());
+        return queries.details(id).filter(d -> mayRead(d.job())).map(d -> Response.ok(JobJson.of(d)).build())
+                .orElseGet(() -> unknown(id));
     }
 
     /**
@@ -78,7 +86,13 @@ public class JobsResource {
      */
     @POST
     @Path("{id}/cancel")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Allowed({Roles.SUBMITTER, Roles.OPERATOR})
     public Response cancel(@PathParam("id") String id) {
+        if (!security.isUserInRole(Roles.OPERATOR)
+                && queries.find(id).filter(job -> owns(job)).isEmpty()) {
+            return unknown(id);
+        }
         OperatorCommands.CancelResult result = operator.cancel(id, clock.millis());
         return switch (result) {
             case CANCELED -> Response.ok(view(id)).build();
@@ -88,6 +102,19 @@ public class JobsResource {
                     + " the model; it keeps its real outcome");
             case ALREADY_ENDED -> conflict(id, result, "the job has already ended");
         };
+    }
+
+    private boolean mayRead(Job job) {
+        return security.isUserInRole(Roles.VIEWER) || security.isUserInRole(Roles.OPERATOR) || owns(job);
+    }
+
+    private boolean owns(Job job) {
+        return security.getUserPrincipal() != null
+                && security.getUserPrincipal().getName().equals(job.getSubmittedBy());
+    }
+
+    private static Response unknown(String id) {
+        return Response.status(404).entity(Map.of("reason", "JOB_UNKNOWN", "message", "no job " + id)).build();
     }
 
     private Response conflict(String id, OperatorCommands.CancelResult result, String message) {

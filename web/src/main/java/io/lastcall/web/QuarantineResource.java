@@ -24,6 +24,7 @@ public class QuarantineResource {
     Quarantine quarantine;
 
     @GET
+    @Allowed({Roles.VIEWER, Roles.OPERATOR})
     public List<Map<String, Object>> list(@QueryParam("limit") @DefaultValue("1000") int limit) {
         return quarantine.newest(limit).stream().map(QuarantineResource::view).toList();
     }

@@ -21,13 +21,14 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
  * A SIMULATED OpenAI-compatible model endpoint, so that lastcall shows real outcomes without a
- * provider: {@code POST /api/simulated-model/v1/chat/completions}. It waits
+ * provider: {@code POST /lastcall/simulated-model/v1/chat/completions} (its own JAX-RS
+ * application, {@link SimulatorApi}, outside the protected {@code /api}). It waits
  * {@code lastcall.simulator.latency-ms} (or N ms for a model named {@code sim-slow-N}) and
  * answers with usage computed from the request (prompt: characters / 4; completion:
  * {@code min(max_tokens, lastcall.simulator.completion-tokens)}). It never calls anything.
  */
 @RequestScoped
-@Path("simulated-model/v1/chat/completions")
+@Path("v1/chat/completions")
 public class SimulatedModelResource {
 
     private static final Pattern SLOW = Pattern.compile("sim-slow-(\\d{1,6})");
@@ -40,10 +41,20 @@ public class SimulatedModelResource {
     @ConfigProperty(name = "lastcall.simulator.completion-tokens", defaultValue = "64")
     long completionTokens;
 
+    /** Off unless asked for ({@code ./lastcall up} turns it on): a production server has no fake model. */
+    @Inject
+    @ConfigProperty(name = "lastcall.simulator.enabled", defaultValue = "false")
+    boolean enabled;
+
     @POST
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
     public Response complete(String body) throws InterruptedException {
+        if (!enabled) {
+            return Response.status(404).entity(Json.createObjectBuilder().add("error", Json.createObjectBuilder()
+                    .add("message", "the simulated model is disabled (lastcall.simulator.enabled)")
+                    .add("type", "not_found")).build()).build();
+        }
         JsonObject request;
         try (JsonReader reader = Json.createReader(new StringReader(body))) {
             request = reader.readObject();

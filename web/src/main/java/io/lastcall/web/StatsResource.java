@@ -1,5 +1,6 @@
 package io.lastcall.web;
 
+import jakarta.ws.rs.Consumes;
 import io.lastcall.reconcile.LedgerStats;
 import io.lastcall.reconcile.Reconciler;
 import jakarta.ejb.EJB;
@@ -35,6 +36,7 @@ public class StatsResource {
 
     @GET
     @Path("stats")
+    @Allowed({Roles.VIEWER, Roles.OPERATOR})
     public Map<String, Object> stats() {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("workloads", view(stats.byWorkload(clock.millis())));
@@ -43,6 +45,8 @@ public class StatsResource {
 
     @POST
     @Path("reconcile")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Allowed(Roles.OPERATOR)
     public Map<String, Object> reconcile() {
         Reconciler.Report report = reconciler.run();
         Map<String, Object> body = new LinkedHashMap<>();

@@ -34,7 +34,8 @@ public class SubjectsResource {
     Clock clock;
 
     @POST
-    @Consumes(MediaType.WILDCARD)
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Allowed(Roles.OPERATOR)
     public Response announce(@PathParam("subject") String subject, String body) {
         String revision = JsonBody.object(body)
                 .map(o -> o.get("source_revision") instanceof JsonString s && !s.getString().isBlank() ? s.getString()
