@@ -31,6 +31,31 @@ public final class Api {
     private Api() {
     }
 
+    /** GET from the server's root (outside the application), e.g. the MicroProfile Health endpoint. */
+    public static Reply serverGet(String path) {
+        String root = ItConfig.baseUrl().substring(0, ItConfig.baseUrl().lastIndexOf('/'));
+        HttpRequest request = HttpRequest.newBuilder(URI.create(root + path)).timeout(Duration.ofSeconds(30))
+                .header("Accept", "application/json").GET().build();
+        try {
+            HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+            try (JsonReader reader = Json.createReader(new StringReader(response.body()))) {
+                return new Reply(response.statusCode(), reader.read());
+            }
+        } catch (IOException e) {
+            throw new IllegalStateException("GET " + path + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The status of one named check in a MicroProfile Health answer. */
+    public static String check(Reply health, String name) {
+        return health.json().asJsonObject().getJsonArray("checks").stream().map(JsonValue::asJsonObject)
+                .filter(c -> c.getString("name").equals(name)).map(c -> c.getString("status")).findFirst()
+                .orElse("MISSING");
+    }
+
     /** GET as the operator (who may read everything). */
     public static Reply get(String path) {
         return send("GET", path, null, ItConfig.user("operator"));
