@@ -41,6 +41,7 @@ class SecurityIT extends SpyBackedDeployment {
                 new Endpoint("POST", "/api/reconcile", "", Set.of("operator")),
                 new Endpoint("GET", "/api/quarantine?limit=1", null, Set.of("operator", "viewer")),
                 new Endpoint("GET", "/api/deliveries?limit=1", null, Set.of("operator", "viewer")),
+                new Endpoint("GET", "/api/config", null, Set.of("operator", "viewer")),
                 new Endpoint("GET", "/api/health", null, Set.of("submitter", "operator", "viewer")));
     }
 
@@ -105,6 +106,20 @@ class SecurityIT extends SpyBackedDeployment {
                         .toString())).build(), HttpResponse.BodyHandlers.ofString());
         assertEquals(415, form.statusCode(), form.body());
         assertEquals(null, Jobs.get(id), "nothing persisted");
+    }
+
+    @Test
+    void theEffectiveConfigurationNamesEachSourceAndMasksSecrets() {
+        Reply config = Api.send("GET", "/api/config", null, ItConfig.user("viewer"));
+        assertEquals(200, config.status());
+        java.util.Map<String, jakarta.json.JsonObject> byName = config.json().asJsonArray().stream()
+                .map(jakarta.json.JsonValue::asJsonObject)
+                .collect(java.util.stream.Collectors.toMap(s -> s.getString("name"), s -> s));
+        jakarta.json.JsonObject permits = byName.get("LASTCALL_DISPATCH_PERMITS");
+        assertEquals("2", permits.getString("value"), config.json().toString());
+        assertFalse(permits.isNull("source"));
+        assertEquals("****", byName.get("LASTCALL_OPERATOR_PASSWORD").getString("value"), "never shown");
+        assertFalse(config.json().toString().contains(ItConfig.user("operator").password()));
     }
 
     @Test

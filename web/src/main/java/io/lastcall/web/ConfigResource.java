@@ -1,0 +1,54 @@
+package io.lastcall.web;
+
+import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import java.util.Locale;
+import java.util.TreeSet;
+import java.util.stream.StreamSupport;
+import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigValue;
+
+/**
+ * {@code GET /api/config}: every lastcall setting some config source provides ({@code lastcall.*}
+ * properties and {@code LASTCALL_*} environment variables), with its effective value and the
+ * source it came from; passwords, keys and secrets are masked. Settings no source provides take
+ * the defaults the README lists.
+ */
+@RequestScoped
+@Path("config")
+@Produces(MediaType.APPLICATION_JSON)
+public class ConfigResource {
+
+    /** One setting as MicroProfile Config resolves it. */
+    public record Setting(String name, String value, String source) {
+    }
+
+    static final String MASK = "****";
+
+    @Inject
+    Config config;
+
+    @GET
+    @Allowed({Roles.VIEWER, Roles.OPERATOR})
+    public List<Setting> settings() {
+        TreeSet<String> names = StreamSupport.stream(config.getPropertyNames().spliterator(), false)
+                .filter(n -> n.startsWith("lastcall.") || n.startsWith("LASTCALL_"))
+                .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
+        return names.stream().map(config::getConfigValue).map(ConfigResource::view).toList();
+    }
+
+    private static Setting view(ConfigValue v) {
+        return new Setting(v.getName(), secret(v.getName()) && v.getValue() != null ? MASK : v.getValue(),
+                v.getSourceName());
+    }
+
+    static boolean secret(String name) {
+        String n = name.toLowerCase(Locale.ROOT).replace('_', '-');
+        return n.contains("password") || n.contains("api-key") || n.contains("secret") || n.contains("token");
+    }
+}
