@@ -35,6 +35,48 @@ public class LedgerQueries {
                 .setParameter("id", jobId).getResultList();
     }
 
+    /** One page of a search, in (accepted_at, job_id) order; never a full scan into memory. */
+    public List<Job> search(JobFilter f) {
+        StringBuilder jpql = new StringBuilder("select j from Job j where 1 = 1");
+        java.util.Map<String, Object> parameters = new java.util.HashMap<>();
+        condition(jpql, parameters, f.workload(), "j.workload = :workload", "workload");
+        if (f.state() != null) {
+            condition(jpql, parameters, JobState.valueOf(f.state()), "j.state = :state", "state");
+        }
+        condition(jpql, parameters, f.reason(), "j.reason = :reason", "reason");
+        condition(jpql, parameters, f.from(), "j.acceptedAt >= :from", "from");
+        condition(jpql, parameters, f.to(), "j.acceptedAt < :to", "to");
+        condition(jpql, parameters, f.submittedBy(), "j.submittedBy = :submittedBy", "submittedBy");
+        if (f.afterAcceptedAt() != null) {
+            jpql.append(" and (j.acceptedAt > :afterAt or (j.acceptedAt = :afterAt and j.jobId > :afterId))");
+            parameters.put("afterAt", f.afterAcceptedAt());
+            parameters.put("afterId", f.afterJobId());
+        }
+        jpql.append(" order by j.acceptedAt, j.jobId");
+        jakarta.persistence.TypedQuery<Job> query = em.createQuery(jpql.toString(), Job.class);
+        parameters.forEach(query::setParameter);
+        return query.setMaxResults(Math.max(1, Math.min(f.limit(), JobFilter.MAX_LIMIT))).getResultList();
+    }
+
+    private static void condition(StringBuilder jpql, java.util.Map<String, Object> parameters, Object value,
+            String clause, String name) {
+        if (value != null) {
+            jpql.append(" and ").append(clause);
+            parameters.put(name, value);
+        }
+    }
+
+    /** The attempts of these jobs, by job, oldest first. */
+    public java.util.Map<String, List<Attempt>> attemptsOf(List<String> jobIds) {
+        if (jobIds.isEmpty()) {
+            return java.util.Map.of();
+        }
+        return em.createQuery("select a from Attempt a where a.jobId in :ids order by a.claimedAt", Attempt.class)
+                .setParameter("ids", jobIds).getResultList().stream()
+                .collect(java.util.stream.Collectors.groupingBy(Attempt::getJobId, java.util.LinkedHashMap::new,
+                        java.util.stream.Collectors.toList()));
+    }
+
     /** Jobs in one of these states whose deadline is before {@code expiringBefore}, earliest deadline first. */
     public List<Job> inStates(Set<JobState> states, long expiringBefore, int limit) {
         return em.createQuery("select j from Job j where j.state in :states and j.expiresAt < :before"

@@ -19,7 +19,8 @@ import java.math.BigDecimal;
 @Table(name = "lc_job", indexes = {
     @Index(name = "lc_job_state", columnList = "state, expires_at"),
     @Index(name = "lc_job_subject", columnList = "subject"),
-    @Index(name = "lc_job_owed", columnList = "publish_requested_at")})
+    @Index(name = "lc_job_owed", columnList = "publish_requested_at"),
+    @Index(name = "lc_job_accepted", columnList = "accepted_at, job_id")})
 public class Job {
 
     @Id

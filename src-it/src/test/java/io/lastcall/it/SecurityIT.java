@@ -42,6 +42,9 @@ class SecurityIT extends SpyBackedDeployment {
                 new Endpoint("GET", "/api/quarantine?limit=1", null, Set.of("operator", "viewer")),
                 new Endpoint("GET", "/api/deliveries?limit=1", null, Set.of("operator", "viewer")),
                 new Endpoint("GET", "/api/config", null, Set.of("operator", "viewer")),
+                new Endpoint("GET", "/api/jobs?limit=1", null, Set.of("submitter", "operator", "viewer")),
+                new Endpoint("GET", "/api/jobs/export?format=csv&limit=1&from=" + Jobs.now(), null,
+                        Set.of("operator", "viewer")),
                 new Endpoint("GET", "/api/health", null, Set.of("submitter", "operator", "viewer")));
     }
 

@@ -43,6 +43,22 @@ final class JobJson {
         return v;
     }
 
+    /** A job in a search result: who, what, where it stands; the attempts are in the job view and the export. */
+    static Map<String, Object> summary(Job job) {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("job_id", job.getJobId());
+        v.put("workload", job.getWorkload());
+        v.put("state", job.getState().name());
+        v.put("outcome", job.getState().isTerminal() ? job.getState().name() : null);
+        v.put("reason", job.getReason());
+        v.put("subject", job.getSubject());
+        v.put("expires_at", job.getExpiresAt());
+        v.put("accepted_at", job.getAcceptedAt());
+        v.put("finished_at", job.getFinishedAt());
+        v.put("submitted_by", job.getSubmittedBy());
+        return v;
+    }
+
     private static Map<String, Object> attempt(Attempt a) {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("attempt_id", a.getAttemptId());

@@ -17,7 +17,12 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import io.lastcall.dispatch.JobFilter;
 import io.lastcall.job.Job;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.UriInfo;
+import java.util.List;
 import io.lastcall.policy.Settings;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.SecurityContext;
@@ -69,6 +74,60 @@ public class JobsResource {
             return error(outcome.rejection(), outcome.message());
         }
         return Response.status(outcome.status()).entity(view(outcome.jobId())).build();
+    }
+
+    /**
+     * {@code GET /api/jobs?workload=&outcome=&state=&reason=&from=&to=&limit=&after=}: one page in
+     * accepted order and the cursor of the next ({@code next}, null on the last page); a submitter
+     * sees only its own jobs.
+     */
+    @GET
+    @Allowed({Roles.SUBMITTER, Roles.VIEWER, Roles.OPERATOR})
+    public Response search(@Context UriInfo uri) {
+        JobFilter filter;
+        try {
+            filter = JobSearch.filter(uri.getQueryParameters(), ownOnly());
+        } catch (JobSearch.Invalid e) {
+            return Response.status(400).entity(Map.of("reason", "FILTER_INVALID", "message", e.getMessage())).build();
+        }
+        List<Job> page = queries.search(filter);
+        Map<String, Object> body = new java.util.LinkedHashMap<>();
+        body.put("jobs", page.stream().map(JobJson::summary).toList());
+        Job last = page.isEmpty() ? null : page.get(page.size() - 1);
+        body.put("next", page.size() < filter.limit() || last == null ? null
+                : JobSearch.cursor(last.getAcceptedAt(), last.getJobId()));
+        return Response.ok(body).build();
+    }
+
+    /**
+     * {@code GET /api/jobs/export?format=csv|json&…}: the same filter, streamed, one row per attempt
+     * with the trace, usage, cost, reservation and estimate revision.
+     */
+    @GET
+    @Path("export")
+    @Produces({"text/csv", MediaType.APPLICATION_JSON})
+    @Allowed({Roles.VIEWER, Roles.OPERATOR})
+    public Response export(@Context UriInfo uri, @QueryParam("format") @DefaultValue("csv") String format) {
+        JobFilter filter;
+        try {
+            filter = JobSearch.filter(uri.getQueryParameters(), null);
+        } catch (JobSearch.Invalid e) {
+            return Response.status(400).type(MediaType.APPLICATION_JSON_TYPE)
+                    .entity(Map.of("reason", "FILTER_INVALID", "message", e.getMessage())).build();
+        }
+        return switch (format) {
+            case "csv" -> Response.ok(LedgerExport.csv(queries, filter), "text/csv; charset=UTF-8")
+                    .header("Content-Disposition", "attachment; filename=\"lastcall-ledger.csv\"").build();
+            case "json" -> Response.ok(LedgerExport.json(queries, filter), MediaType.APPLICATION_JSON_TYPE).build();
+            default -> Response.status(400).type(MediaType.APPLICATION_JSON_TYPE).entity(Map.of("reason",
+                    "FILTER_INVALID", "message", "format must be csv or json")).build();
+        };
+    }
+
+    /** The submitter itself when it may see only its own jobs, else null (all jobs). */
+    private String ownOnly() {
+        return security.isUserInRole(Roles.VIEWER) || security.isUserInRole(Roles.OPERATOR) ? null
+                : security.getUserPrincipal().getName();
     }
 
     /** A submitter sees only its own jobs; another's are as unknown as missing ones. */

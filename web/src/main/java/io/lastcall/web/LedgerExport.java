@@ -1,0 +1,158 @@
+package io.lastcall.web;
+
+import io.lastcall.dispatch.JobFilter;
+import io.lastcall.dispatch.LedgerQueries;
+import io.lastcall.job.Attempt;
+import io.lastcall.job.Job;
+import jakarta.json.Json;
+import jakarta.json.stream.JsonGenerator;
+import jakarta.ws.rs.core.StreamingOutput;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Streams the ledger for a filter, one row per attempt (a job without attempts is one row with
+ * the attempt's columns empty), page by page ({@link JobFilter#MAX_LIMIT} jobs a read), so an
+ * export of any size never sits in memory. CSV with a header row, or a JSON array of objects.
+ */
+final class LedgerExport {
+
+    static final List<String> COLUMNS = List.of("job_id", "workload", "state", "reason", "submitted_by",
+            "expires_at", "accepted_at", "published_at", "received_at", "permit_at", "checked_at", "handed_off_at",
+            "finished_at", "estimate", "estimate_revision", "attempt_id", "attempt_state", "instance_id",
+            "prompt_tokens", "completion_tokens", "usage_missing", "cost", "reserved", "http_status",
+            "check_to_wire_ms", "late");
+
+    private LedgerExport() {
+    }
+
+    static StreamingOutput csv(LedgerQueries queries, JobFilter filter) {
+        return out -> {
+            Writer w = new OutputStreamWriter(out, StandardCharsets.UTF_8);
+            w.write(String.join(",", COLUMNS) + "\n");
+            eachRow(queries, filter, row -> {
+                List<String> cells = new ArrayList<>();
+                for (Object v : row) {
+                    cells.add(csvCell(v));
+                }
+                w.write(String.join(",", cells) + "\n");
+            });
+            w.flush();
+        };
+    }
+
+    static StreamingOutput json(LedgerQueries queries, JobFilter filter) {
+        return out -> {
+            JsonGenerator g = Json.createGenerator(nonClosing(out));
+            g.writeStartArray();
+            eachRow(queries, filter, row -> {
+                g.writeStartObject();
+                for (int i = 0; i < COLUMNS.size(); i++) {
+                    Object v = row.get(i);
+                    if (v == null) {
+                        g.writeNull(COLUMNS.get(i));
+                    } else if (v instanceof Boolean b) {
+                        g.write(COLUMNS.get(i), b);
+                    } else if (v instanceof Number) {
+                        g.write(COLUMNS.get(i), new java.math.BigDecimal(v.toString()));
+                    } else {
+                        g.write(COLUMNS.get(i), v.toString());
+                    }
+                }
+                g.writeEnd();
+            });
+            g.writeEnd();
+            g.flush();
+        };
+    }
+
+    private interface RowSink {
+        void accept(List<Object> row) throws IOException;
+    }
+
+    private static void eachRow(LedgerQueries queries, JobFilter filter, RowSink sink) throws IOException {
+        JobFilter page = new JobFilter(filter.workload(), filter.state(), filter.reason(), filter.from(), filter.to(),
+                filter.submittedBy(), filter.afterAcceptedAt(), filter.afterJobId(), JobFilter.MAX_LIMIT);
+        while (true) {
+            List<Job> jobs = queries.search(page);
+            if (jobs.isEmpty()) {
+                return;
+            }
+            Map<String, List<Attempt>> attempts = queries.attemptsOf(jobs.stream().map(Job::getJobId).toList());
+            for (Job job : jobs) {
+                List<Attempt> list = attempts.getOrDefault(job.getJobId(), List.of());
+                if (list.isEmpty()) {
+                    sink.accept(row(job, null));
+                }
+                for (Attempt a : list) {
+                    sink.accept(row(job, a));
+                }
+            }
+            if (jobs.size() < JobFilter.MAX_LIMIT) {
+                return;
+            }
+            page = page.after(jobs.get(jobs.size() - 1));
+        }
+    }
+
+    private static List<Object> row(Job j, Attempt a) {
+        List<Object> r = new ArrayList<>();
+        r.add(j.getJobId());
+        r.add(j.getWorkload());
+        r.add(j.getState().name());
+        r.add(j.getReason());
+        r.add(j.getSubmittedBy());
+        r.add(j.getExpiresAt());
+        r.add(j.getAcceptedAt());
+        r.add(j.getPublishedAt());
+        r.add(j.getReceivedAt());
+        r.add(j.getPermitAt());
+        r.add(j.getCheckedAt());
+        r.add(j.getHandedOffAt());
+        r.add(j.getFinishedAt());
+        r.add(j.getEstimate());
+        r.add(j.getEstimateRevision());
+        r.add(a == null ? null : a.getAttemptId());
+        r.add(a == null ? null : a.getState().name());
+        r.add(a == null ? null : a.getInstanceId());
+        r.add(a == null ? null : a.getPromptTokens());
+        r.add(a == null ? null : a.getCompletionTokens());
+        r.add(a == null ? null : a.isUsageMissing());
+        r.add(a == null ? null : a.getCost());
+        r.add(a == null ? null : a.getReserved());
+        r.add(a == null ? null : a.getHttpStatus());
+        r.add(a == null ? null : a.getCheckToWireMs());
+        r.add(a == null ? null : a.isLate());
+        return r;
+    }
+
+    /** RFC 4180: quoted when it holds a comma, a quote or a line break. */
+    static String csvCell(Object v) {
+        if (v == null) {
+            return "";
+        }
+        String s = v.toString();
+        return s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r")
+                ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
+    }
+
+    private static OutputStream nonClosing(OutputStream out) {
+        return new java.io.FilterOutputStream(out) {
+            @Override
+            public void write(byte[] b, int off, int len) throws IOException {
+                out.write(b, off, len);
+            }
+
+            @Override
+            public void close() throws IOException {
+                flush();
+            }
+        };
+    }
+}
