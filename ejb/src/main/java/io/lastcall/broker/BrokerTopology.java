@@ -70,36 +70,37 @@ public class BrokerTopology {
         declareOrRetry();
     }
 
-    public boolean declared() {
-        return declared;
-    }
-
-    public String lastProblem() {
-        return declared ? "" : lastProblem;
-    }
-
     /**
-     * Work queues of configured workloads that no activation of the connector consumes: a
-     * configuration error (add them to {@code lastcall.worker.queue}); their jobs would expire in
-     * the broker.
+     * Whether lastcall can work with the broker now, from one reading of the consumers' status: every
+     * consumer connected, the topology declared, no queue lastcall needs missing, no configured
+     * workload's queue left unconsumed. {@code /api/health} and the readiness check both show it.
+     *
+     * @param missingQueues queues lastcall needs (the configured workloads' work queues and the
+     *     dead-letter queue) that a consumer reports it cannot consume now; other missing queues are
+     *     only reported per activation
+     * @param unconsumedWorkQueues work queues of configured workloads that no activation consumes: a
+     *     configuration error (add them to {@code lastcall.worker.queue}); their jobs would expire
      */
-    public List<String> unconsumedWorkQueues() {
-        Set<String> consumed = ConsumerStatus.activations().stream()
-                .flatMap(a -> Arrays.stream(a.queue().split(","))).map(String::trim).collect(Collectors.toSet());
-        return settings.workloads().stream().map(settings::workQueue).filter(q -> !consumed.contains(q)).sorted()
+    public record Readiness(List<ConsumerStatus.Activation> activations, boolean consumersConnected,
+            boolean topologyDeclared, String topologyError, List<String> missingQueues,
+            List<String> unconsumedWorkQueues) {
+        public boolean up() {
+            return consumersConnected && topologyDeclared && missingQueues.isEmpty() && unconsumedWorkQueues.isEmpty();
+        }
+    }
+
+    public Readiness readiness() {
+        List<ConsumerStatus.Activation> activations = ConsumerStatus.activations();
+        boolean connected = !activations.isEmpty()
+                && activations.stream().allMatch(ConsumerStatus.Activation::connected);
+        Set<String> workQueues = settings.workloads().stream().map(settings::workQueue).collect(Collectors.toSet());
+        Set<String> consumed = activations.stream().flatMap(a -> Arrays.stream(a.queue().split(",")))
+                .map(String::trim).collect(Collectors.toSet());
+        List<String> unconsumed = workQueues.stream().filter(q -> !consumed.contains(q)).sorted().toList();
+        List<String> missing = activations.stream().flatMap(a -> a.missingQueues().stream())
+                .filter(q -> workQueues.contains(q) || q.equals(settings.deadLetterQueue())).distinct().sorted()
                 .toList();
-    }
-
-    /**
-     * Queues lastcall needs (the configured workloads' work queues and the dead-letter queue) that
-     * a consumer reports it cannot consume now; their jobs would not run. Other missing queues are
-     * only reported.
-     */
-    public List<String> missingNeededQueues() {
-        Set<String> needed = settings.workloads().stream().map(settings::workQueue).collect(Collectors.toSet());
-        needed.add(settings.deadLetterQueue());
-        return ConsumerStatus.activations().stream().flatMap(a -> a.missingQueues().stream())
-                .filter(needed::contains).distinct().sorted().toList();
+        return new Readiness(activations, connected, declared, declared ? null : lastProblem, missing, unconsumed);
     }
 
     private void declareOrRetry() {

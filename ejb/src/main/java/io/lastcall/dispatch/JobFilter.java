@@ -10,6 +10,11 @@ public record JobFilter(String workload, String state, String reason, Long from,
 
     public static final int MAX_LIMIT = 1_000;
 
+    /** The same filter and position, {@code limit} jobs a page. */
+    public JobFilter withLimit(int pageSize) {
+        return new JobFilter(workload, state, reason, from, to, submittedBy, afterAcceptedAt, afterJobId, pageSize);
+    }
+
     /** The same filter, positioned after {@code job}. */
     public JobFilter after(io.lastcall.job.Job job) {
         return new JobFilter(workload, state, reason, from, to, submittedBy, job.getAcceptedAt(), job.getJobId(),

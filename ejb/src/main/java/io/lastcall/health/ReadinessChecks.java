@@ -5,7 +5,6 @@ import io.lastcall.clock.ClockHealth;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
-import java.util.List;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
@@ -48,21 +47,18 @@ public class ReadinessChecks {
     @Readiness
     HealthCheck broker() {
         return () -> {
-            List<ConsumerStatus.Activation> activations = ConsumerStatus.activations();
-            boolean connected = !activations.isEmpty() && activations.stream().allMatch(ConsumerStatus.Activation::connected);
-            List<String> missing = topology.missingNeededQueues();
-            List<String> unconsumed = topology.unconsumedWorkQueues();
-            HealthCheckResponseBuilder check = HealthCheckResponse.named("broker")
-                    .status(connected && topology.declared() && missing.isEmpty() && unconsumed.isEmpty())
-                    .withData("consumers_connected", connected).withData("topology_declared", topology.declared());
-            if (!topology.declared()) {
-                check.withData("topology_error", topology.lastProblem());
+            BrokerTopology.Readiness readiness = topology.readiness();
+            HealthCheckResponseBuilder check = HealthCheckResponse.named("broker").status(readiness.up())
+                    .withData("consumers_connected", readiness.consumersConnected())
+                    .withData("topology_declared", readiness.topologyDeclared());
+            if (readiness.topologyError() != null) {
+                check.withData("topology_error", readiness.topologyError());
             }
-            if (!missing.isEmpty()) {
-                check.withData("missing_queues", String.join(",", missing));
+            if (!readiness.missingQueues().isEmpty()) {
+                check.withData("missing_queues", String.join(",", readiness.missingQueues()));
             }
-            if (!unconsumed.isEmpty()) {
-                check.withData("unconsumed_work_queues", String.join(",", unconsumed));
+            if (!readiness.unconsumedWorkQueues().isEmpty()) {
+                check.withData("unconsumed_work_queues", String.join(",", readiness.unconsumedWorkQueues()));
             }
             return check.build();
         };
@@ -81,7 +77,10 @@ public class ReadinessChecks {
     @Produces
     @Liveness
     HealthCheck adapter() {
-        return () -> HealthCheckResponse.named("adapter").status(!ConsumerStatus.activations().isEmpty())
-                .withData("activations", ConsumerStatus.activations().size()).build();
+        return () -> {
+            int activations = ConsumerStatus.activations().size();
+            return HealthCheckResponse.named("adapter").status(activations > 0).withData("activations", activations)
+                    .build();
+        };
     }
 }

@@ -13,7 +13,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -55,26 +54,21 @@ public class HealthResource {
         }
 
         Map<String, Object> broker = new LinkedHashMap<>();
-        List<ConsumerStatus.Activation> activations = ConsumerStatus.activations();
-        boolean consumersConnected = !activations.isEmpty()
-                && activations.stream().allMatch(ConsumerStatus.Activation::connected);
-        List<String> unconsumed = topology.unconsumedWorkQueues();
-        List<String> missing = topology.missingNeededQueues();
-        boolean brokerUp = consumersConnected && topology.declared() && unconsumed.isEmpty() && missing.isEmpty();
-        up &= brokerUp;
-        broker.put("status", brokerUp ? "UP" : "DOWN");
-        broker.put("connected", consumersConnected);
-        broker.put("topology_declared", topology.declared());
-        if (!topology.declared()) {
-            broker.put("topology_error", topology.lastProblem());
+        BrokerTopology.Readiness readiness = topology.readiness();
+        up &= readiness.up();
+        broker.put("status", readiness.up() ? "UP" : "DOWN");
+        broker.put("connected", readiness.consumersConnected());
+        broker.put("topology_declared", readiness.topologyDeclared());
+        if (readiness.topologyError() != null) {
+            broker.put("topology_error", readiness.topologyError());
         }
-        if (!missing.isEmpty()) {
-            broker.put("missing_queues", missing);
+        if (!readiness.missingQueues().isEmpty()) {
+            broker.put("missing_queues", readiness.missingQueues());
         }
-        if (!unconsumed.isEmpty()) {
-            broker.put("unconsumed_work_queues", unconsumed);
+        if (!readiness.unconsumedWorkQueues().isEmpty()) {
+            broker.put("unconsumed_work_queues", readiness.unconsumedWorkQueues());
         }
-        broker.put("consumers", activations.stream().map(HealthResource::view).toList());
+        broker.put("consumers", readiness.activations().stream().map(HealthResource::view).toList());
 
         ClockHealth.Reading reading = clock.current();
         Map<String, Object> clockView = new LinkedHashMap<>();

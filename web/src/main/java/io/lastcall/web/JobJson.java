@@ -14,12 +14,7 @@ final class JobJson {
 
     static Map<String, Object> of(JobDetails details) {
         Job job = details.job();
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("job_id", job.getJobId());
-        v.put("workload", job.getWorkload());
-        v.put("state", job.getState().name());
-        v.put("outcome", job.getState().isTerminal() ? job.getState().name() : null);
-        v.put("reason", job.getReason());
+        Map<String, Object> v = identity(job);
         v.put("expires_at", job.getExpiresAt());
         v.put("deadline_semantics", job.getDeadlineSemantics().name());
         v.put("min_execution_ms", job.getMinExecutionMs());
@@ -45,17 +40,23 @@ final class JobJson {
 
     /** A job in a search result: who, what, where it stands; the attempts are in the job view and the export. */
     static Map<String, Object> summary(Job job) {
+        Map<String, Object> v = identity(job);
+        v.put("subject", job.getSubject());
+        v.put("expires_at", job.getExpiresAt());
+        v.put("accepted_at", job.getAcceptedAt());
+        v.put("finished_at", job.getFinishedAt());
+        v.put("submitted_by", job.getSubmittedBy());
+        return v;
+    }
+
+    /** What every view of a job starts with: which job, and where it stands. */
+    private static Map<String, Object> identity(Job job) {
         Map<String, Object> v = new LinkedHashMap<>();
         v.put("job_id", job.getJobId());
         v.put("workload", job.getWorkload());
         v.put("state", job.getState().name());
         v.put("outcome", job.getState().isTerminal() ? job.getState().name() : null);
         v.put("reason", job.getReason());
-        v.put("subject", job.getSubject());
-        v.put("expires_at", job.getExpiresAt());
-        v.put("accepted_at", job.getAcceptedAt());
-        v.put("finished_at", job.getFinishedAt());
-        v.put("submitted_by", job.getSubmittedBy());
         return v;
     }
 

@@ -8,7 +8,6 @@ import jakarta.json.Json;
 import jakarta.json.stream.JsonGenerator;
 import jakarta.ws.rs.core.StreamingOutput;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.OutputStreamWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
@@ -49,7 +48,8 @@ final class LedgerExport {
 
     static StreamingOutput json(LedgerQueries queries, JobFilter filter) {
         return out -> {
-            JsonGenerator g = Json.createGenerator(nonClosing(out));
+            // flushed, never closed: the container owns the response stream
+            JsonGenerator g = Json.createGenerator(out);
             g.writeStartArray();
             eachRow(queries, filter, row -> {
                 g.writeStartObject();
@@ -77,8 +77,7 @@ final class LedgerExport {
     }
 
     private static void eachRow(LedgerQueries queries, JobFilter filter, RowSink sink) throws IOException {
-        JobFilter page = new JobFilter(filter.workload(), filter.state(), filter.reason(), filter.from(), filter.to(),
-                filter.submittedBy(), filter.afterAcceptedAt(), filter.afterJobId(), JobFilter.MAX_LIMIT);
+        JobFilter page = filter.withLimit(JobFilter.MAX_LIMIT);
         while (true) {
             List<Job> jobs = queries.search(page);
             if (jobs.isEmpty()) {
@@ -140,19 +139,5 @@ final class LedgerExport {
         String s = v.toString();
         return s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r")
                 ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
-    }
-
-    private static OutputStream nonClosing(OutputStream out) {
-        return new java.io.FilterOutputStream(out) {
-            @Override
-            public void write(byte[] b, int off, int len) throws IOException {
-                out.write(b, off, len);
-            }
-
-            @Override
-            public void close() throws IOException {
-                flush();
-            }
-        };
     }
 }
