@@ -8,6 +8,7 @@
 #   lastcall-payara.sh deploy EAR     (re)deploy the EAR as application "lastcall"
 #   lastcall-payara.sh deployed       exit 0 if application "lastcall" is deployed
 #   lastcall-payara.sh stop | status
+#   lastcall-payara.sh logs [N]       the last N lines of the server log, then follow it
 #
 # Environment (defaults in brackets):
 #   LC_RUNTIME   runtime directory holding payara6/ and domains/   [required]
@@ -137,6 +138,12 @@ select_database() {
   if [ "$current" != "$pool" ]; then
     say "pointing jdbc/lastcall at $pool"
     remote set "resources.jdbc-resource.jdbc/lastcall.pool-name=$pool" >/dev/null
+    if deployed; then
+      # the application reloads so that its schema migration runs on the other database
+      say "reloading the application on $pool"
+      remote disable lastcall >/dev/null && remote enable lastcall >/dev/null \
+        || die "could not reload the application: $(deploy_cause)"
+    fi
   fi
 }
 
@@ -181,8 +188,25 @@ deploy() {
   local ear=${1:?deploy needs the EAR path}
   [ -f "$ear" ] || die "no EAR at $ear (build it with: mvn -DskipTests package)"
   say "deploying $(basename "$ear")"
-  remote deploy --force=true --name lastcall "$ear" >/dev/null \
-    || die "deploy failed; see $DOMAINS/$LC_DOMAIN/logs/server.log"
+  local lines
+  lines=$(wc -l < "$DOMAINS/$LC_DOMAIN/logs/server.log" 2>/dev/null || echo 0)
+  remote deploy --force=true --enabled=true --name lastcall "$ear" >/dev/null 2>&1 \
+    || die "deploy failed: $(deploy_cause "$lines")
+  (whole log: $DOMAINS/$LC_DOMAIN/logs/server.log, or ./lastcall logs)"
+}
+
+# The innermost "Caused by" the server logged since line $1: why a deployment failed, in one line.
+deploy_cause() {
+  local cause
+  cause=$(tail -n +"$((${1:-0} + 1))" "$DOMAINS/$LC_DOMAIN/logs/server.log" 2>/dev/null \
+    | grep -E '^Caused by: ' | tail -1 | cut -c 12-300)
+  echo "${cause:-no cause in the server log}"
+}
+
+logs() {
+  local log="$DOMAINS/$LC_DOMAIN/logs/server.log"
+  [ -f "$log" ] || die "no server log yet at $log"
+  tail -n "${1:-100}" -F "$log"
 }
 
 deployed() {
@@ -214,5 +238,6 @@ case "${1:-}" in
   deployed) deployed ;;
   stop) stop ;;
   status) status ;;
-  *) echo "usage: $0 install|start|deploy EAR|deployed|stop|status" >&2; exit 2 ;;
+  logs) shift; logs "$@" ;;
+  *) echo "usage: $0 install|start|deploy EAR|deployed|stop|status|logs [lines]" >&2; exit 2 ;;
 esac

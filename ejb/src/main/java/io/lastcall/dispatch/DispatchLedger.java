@@ -47,8 +47,9 @@ public class DispatchLedger {
     }
 
     /** What the gate decided; for a claim, everything the call needs. */
+    /** The gate's decision, what a claim needs to dispatch, and the job's trace up to this check (for metrics). */
     public record GateResult(GateDecision decision, String jobId, String attemptId, String workload, String payload,
-            long expiresAt, DeadlineSemantics semantics) {
+            long expiresAt, DeadlineSemantics semantics, Long publishedAt, Long receivedAt, long checkedAt) {
     }
 
     /**
@@ -130,7 +131,7 @@ public class DispatchLedger {
         }
         return new GateResult(decision, jobId, attemptId, job.getWorkload(),
                 decision == GateDecision.CLAIM ? job.getPayload() : null, job.getExpiresAt(),
-                job.getDeadlineSemantics());
+                job.getDeadlineSemantics(), job.getPublishedAt(), job.getReceivedAt(), now);
     }
 
     /**

@@ -47,12 +47,14 @@ public class LedgerQueries {
         condition(jpql, parameters, f.from(), "j.acceptedAt >= :from", "from");
         condition(jpql, parameters, f.to(), "j.acceptedAt < :to", "to");
         condition(jpql, parameters, f.submittedBy(), "j.submittedBy = :submittedBy", "submittedBy");
+        String beyond = f.newestFirst() ? "<" : ">";
         if (f.afterAcceptedAt() != null) {
-            jpql.append(" and (j.acceptedAt > :afterAt or (j.acceptedAt = :afterAt and j.jobId > :afterId))");
+            jpql.append(" and (j.acceptedAt ").append(beyond).append(" :afterAt or (j.acceptedAt = :afterAt and j.jobId ")
+                    .append(beyond).append(" :afterId))");
             parameters.put("afterAt", f.afterAcceptedAt());
             parameters.put("afterId", f.afterJobId());
         }
-        jpql.append(" order by j.acceptedAt, j.jobId");
+        jpql.append(f.newestFirst() ? " order by j.acceptedAt desc, j.jobId desc" : " order by j.acceptedAt, j.jobId");
         jakarta.persistence.TypedQuery<Job> query = em.createQuery(jpql.toString(), Job.class);
         parameters.forEach(query::setParameter);
         return query.setMaxResults(Math.max(1, Math.min(f.limit(), JobFilter.MAX_LIMIT))).getResultList();
@@ -64,6 +66,23 @@ public class LedgerQueries {
             jpql.append(" and ").append(clause);
             parameters.put(name, value);
         }
+    }
+
+    /** Jobs that ended in one minute, by workload and outcome: a point of the dashboard's chart. */
+    public record EndedInMinute(long minute, String workload, String outcome, long jobs) {
+    }
+
+    /**
+     * Ended jobs per minute since {@code since}, grouped in the database (one row per minute,
+     * workload and outcome, however many jobs); uses the finished_at index.
+     */
+    public List<EndedInMinute> endedPerMinute(long since) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = em.createNativeQuery("SELECT finished_at / 60000, workload, state, COUNT(*) FROM lc_job"
+                + " WHERE finished_at >= ? GROUP BY finished_at / 60000, workload, state ORDER BY 1")
+                .setParameter(1, since).getResultList();
+        return rows.stream().map(r -> new EndedInMinute(((Number) r[0]).longValue() * 60_000, (String) r[1],
+                (String) r[2], ((Number) r[3]).longValue())).toList();
     }
 
     /** The attempts of these jobs, by job, oldest first. */

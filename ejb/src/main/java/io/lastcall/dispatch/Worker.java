@@ -4,6 +4,7 @@ import io.lastcall.clock.ClockHealth;
 import io.lastcall.ingress.JobPublisher;
 import io.lastcall.job.Deadline;
 import io.lastcall.job.GateDecision;
+import io.lastcall.metrics.LastcallMetrics;
 import io.lastcall.policy.Settings;
 import io.lastcall.policy.WorkloadPolicy;
 import io.lastcall.receipt.ReceivedMessage;
@@ -52,6 +53,9 @@ public class Worker {
     ModelClient model;
 
     @Inject
+    LastcallMetrics metrics;
+
+    @Inject
     Settings settings;
 
     @Inject
@@ -79,6 +83,10 @@ public class Worker {
         try {
             permitAt = waitForPermit(receipt, uncertainty);
             DispatchLedger.GateResult gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy);
+            if (gate.decision() != GateDecision.NOT_CLAIMABLE) {
+                metrics.queueResidence(gate.workload(), gate.publishedAt(), gate.receivedAt());
+                metrics.consumerResidence(gate.workload(), gate.receivedAt(), gate.checkedAt());
+            }
             if (gate.decision() == GateDecision.NO_PERMIT) {
                 throw new IllegalStateException("job " + receipt.jobId() + " has lifetime left but no dispatch permit"
                         + " (the clock went back?); redelivering");
@@ -122,6 +130,7 @@ public class Worker {
                 return;
             }
             long checkToWireMs = TimeUnit.NANOSECONDS.toMillis(wireNanos - auth.checkNanos());
+            metrics.checkToWire(gate.workload(), wireNanos - auth.checkNanos());
             ModelClient.Call call = new ModelClient.Call(gate.jobId(), gate.attemptId(), gate.expiresAt(),
                     gate.semantics(), policy.callTimeoutMs(gate.expiresAt(), clock.millis(), gate.semantics()));
             ModelResult result = connection.send(gate.payload(), call, settings.modelApiKey().orElse(null),

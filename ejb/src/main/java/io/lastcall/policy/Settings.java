@@ -184,6 +184,23 @@ public class Settings {
         return number("lastcall.reconciler.grace-ms", 5_000);
     }
 
+    /**
+     * Retention: ended jobs (with their attempts), delivery-log rows and quarantined messages older
+     * than this are purged by the reconciler; 0 keeps everything. Default 30 days.
+     */
+    public long retentionMaxAgeMs() {
+        return number("lastcall.retention.max-age-ms", 30L * 24 * 3600 * 1000);
+    }
+
+    /** Rows per purge transaction; each pass runs at most {@link #retentionBatchesPerPass()} of them per kind. */
+    public int retentionBatchSize() {
+        return (int) number("lastcall.retention.batch-size", 500);
+    }
+
+    public int retentionBatchesPerPass() {
+        return (int) number("lastcall.retention.batches-per-pass", 10);
+    }
+
     public long reconcilerRepublishAfterMs() {
         return number("lastcall.reconciler.republish-after-ms", 10_000);
     }

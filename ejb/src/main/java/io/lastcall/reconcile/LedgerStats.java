@@ -2,6 +2,7 @@ package io.lastcall.reconcile;
 
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
+import io.lastcall.job.PurgedTotals;
 import io.lastcall.job.WorkloadCounter;
 import io.lastcall.policy.Settings;
 import jakarta.ejb.Stateless;
@@ -42,6 +43,24 @@ public class LedgerStats {
         public final Map<String, BigDecimal> avoidedExposureByEstimateRevision = new TreeMap<>();
         public BigDecimal avoidedExposure = BigDecimal.ZERO;
         public long doubleClaims;
+
+        /** Jobs that retention removed still count: they ended, and their money was spent or avoided. */
+        void addPurged(PurgedTotals purged) {
+            String state = purged.getState().name();
+            jobs += purged.getJobs();
+            terminal += purged.getJobs();
+            outcomes.merge(state, purged.getJobs(), Long::sum);
+            reasons.merge(state + (purged.getReason() == null ? "" : "/" + purged.getReason()), purged.getJobs(),
+                    Long::sum);
+            attempts += purged.getAttempts();
+            actualSpend = actualSpend.add(purged.getCost());
+            reserved = reserved.add(purged.getReserved());
+            if (purged.getState() == JobState.EXPIRED_NOT_STARTED) {
+                avoidedExposureByEstimateRevision.merge(purged.getEstimateRevision(), purged.getEstimate(),
+                        BigDecimal::add);
+                avoidedExposure = avoidedExposure.add(purged.getEstimate());
+            }
+        }
 
         public boolean invariantHolds() {
             return accepted == terminal + inFlight && jobs == accepted && doubleClaims == 0 && overdue == 0;
@@ -108,6 +127,9 @@ public class LedgerStats {
         for (Object[] row : rows("select a.workload, a.jobId, a.generation from Attempt a"
                 + " group by a.workload, a.jobId, a.generation having count(a) > 1")) {
             result.computeIfAbsent((String) row[0], k -> new Workload()).doubleClaims++;
+        }
+        for (PurgedTotals purged : em.createQuery("select p from PurgedTotals p", PurgedTotals.class).getResultList()) {
+            result.computeIfAbsent(purged.getWorkload(), k -> new Workload()).addPurged(purged);
         }
         return result;
     }

@@ -11,6 +11,7 @@ import io.lastcall.policy.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
@@ -37,6 +38,7 @@ import java.util.logging.Logger;
  */
 @Singleton
 @Startup
+@DependsOn("LedgerSchema")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class Reconciler {
@@ -46,7 +48,7 @@ public class Reconciler {
 
     /** What one pass did, the rules that failed, and the figures after it. */
     public record Report(long at, int republished, int expired, int revoked, int unknown, int previousBoot,
-            List<String> failures, Map<String, LedgerStats.Workload> workloads) {
+            Purged purged, List<String> failures, Map<String, LedgerStats.Workload> workloads) {
         public boolean invariantHolds() {
             return workloads.values().stream().allMatch(LedgerStats.Workload::invariantHolds);
         }
@@ -81,6 +83,12 @@ public class Reconciler {
 
     @EJB
     MarkSilentHandoffs markSilentHandoffs;
+
+    @EJB
+    PurgeEndedJobs purgeEndedJobs;
+
+    @EJB
+    PurgeOldRecords purgeOldRecords;
 
     @Inject
     Settings settings;
@@ -129,10 +137,11 @@ public class Reconciler {
                 }
             });
             if (report.republished() + report.expired() + report.revoked() + report.unknown()
-                    + report.previousBoot() > 0 || !report.failures().isEmpty()) {
+                    + report.previousBoot() + report.purged().total() > 0 || !report.failures().isEmpty()) {
                 LOG.info("Reconciler: republished " + report.republished() + ", expired " + report.expired()
                         + ", revoked " + report.revoked() + ", outcome unknown " + report.unknown()
-                        + ", previous boots " + report.previousBoot() + ", failures " + report.failures());
+                        + ", previous boots " + report.previousBoot() + ", purged " + report.purged()
+                        + ", failures " + report.failures());
             }
             last = report;
             return report;
@@ -177,9 +186,43 @@ public class Reconciler {
                     () -> markSilentHandoffs.apply(job.getJobId(), clock.millis(),
                             settings.workloadOrDefault(job.getWorkload()), grace))) ? 1 : 0;
         }
+        Purged purged = purge(now, failures);
         Map<String, LedgerStats.Workload> figures = each("stats", failures, () -> stats.byWorkload(clock.millis()));
-        return new Report(now, republished, expired, revoked, unknown, previousBoot, failures,
+        return new Report(now, republished, expired, revoked, unknown, previousBoot, purged, failures,
                 figures == null ? Map.of() : figures);
+    }
+
+    /** What retention removed in one pass. */
+    public record Purged(int jobs, int deliveries, int quarantined) {
+        int total() {
+            return jobs + deliveries + quarantined;
+        }
+    }
+
+    /** Retention: bounded batches of each kind, oldest first; totals survive in lc_purged_totals. */
+    private Purged purge(long now, List<String> failures) {
+        long maxAge = settings.retentionMaxAgeMs();
+        if (maxAge <= 0) {
+            return new Purged(0, 0, 0);
+        }
+        long cutoff = now - maxAge;
+        int size = settings.retentionBatchSize();
+        int batches = settings.retentionBatchesPerPass();
+        return new Purged(batches(batches, size, "purge ended jobs", failures, () -> purgeEndedJobs.batch(cutoff, size)),
+                batches(batches, size, "purge deliveries", failures, () -> purgeOldRecords.deliveries(cutoff, size)),
+                batches(batches, size, "purge quarantine", failures, () -> purgeOldRecords.quarantined(cutoff, size)));
+    }
+
+    private static int batches(int max, int size, String what, List<String> failures, Supplier<Integer> batch) {
+        int total = 0;
+        for (int i = 0; i < max; i++) {
+            Integer done = each(what, failures, batch);
+            total += done == null ? 0 : done;
+            if (done == null || done < size) {
+                break;
+            }
+        }
+        return total;
     }
 
     private int closePreviousBoots(List<String> failures) {

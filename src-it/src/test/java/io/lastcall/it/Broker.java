@@ -28,7 +28,7 @@ public final class Broker {
     /** The test domain's work exchange and the workloads routed through it (it-domain.env). */
     public static final String WORK_EXCHANGE = "it.lastcall.work";
     public static final List<String> WORKLOADS = List.of("incident-summary", "it-short", "it-budget", "it-crash",
-            "it-stall", "it-ttlcap");
+            "it-stall", "it-ttlcap", "it-retention");
 
     private Broker() {
     }

@@ -13,8 +13,8 @@ import org.jboss.shrinkwrap.api.spec.JavaArchive;
 
 /**
  * The EAR under test: the real lastcall.ear as the build made it, plus an EJB module of probe
- * MDBs. For the PostgreSQL run the ledger's persistence unit is pointed at jdbc/lastcall-pg;
- * nothing else differs.
+ * MDBs. For the PostgreSQL run the ledger's persistence unit and its schema migration are
+ * pointed at jdbc/lastcall-pg; nothing else differs.
  */
 public final class Deployments {
 
@@ -33,20 +33,31 @@ public final class Deployments {
      * (the probe module's META-INF/microprofile-config.properties; the domain's environment still wins).
      */
     public static EnterpriseArchive lastcallWithProbes(Map<String, String> config) {
+        return lastcallWithProbes(ItConfig.postgres() ? "jdbc/lastcall-pg" : null, config);
+    }
+
+    /**
+     * As {@link #lastcallWithProbes(Map)}, with the ledger (persistence unit and schema
+     * migration) on the data source {@code ledger}, or on jdbc/lastcall when null.
+     */
+    public static EnterpriseArchive lastcallWithProbes(String ledger, Map<String, String> given) {
+        Map<String, String> config = new java.util.TreeMap<>(given);
         EnterpriseArchive ear = ShrinkWrap.createFromZipFile(EnterpriseArchive.class, ItConfig.ear().toFile());
         ear.setApplicationXML(new StringAsset(withProbeModule(text(ear.get("META-INF/application.xml")))));
-        if (ItConfig.postgres()) {
+        if (ledger != null) {
             ear.delete(EJB_MODULE);
             JavaArchive ejb = ShrinkWrap.createFromZipFile(JavaArchive.class, ItConfig.ejbJar().toFile());
             String persistence = text(ejb.get("META-INF/persistence.xml"));
-            String onPostgres = persistence.replace("<jta-data-source>jdbc/lastcall</jta-data-source>",
-                    "<jta-data-source>jdbc/lastcall-pg</jta-data-source>");
-            if (onPostgres.equals(persistence)) {
+            String moved = persistence.replace("<jta-data-source>jdbc/lastcall</jta-data-source>",
+                    "<jta-data-source>" + ledger + "</jta-data-source>");
+            if (moved.equals(persistence)) {
                 throw new IllegalStateException("persistence.xml no longer names jdbc/lastcall: " + persistence);
             }
             ejb.delete("META-INF/persistence.xml");
-            ejb.addAsManifestResource(new StringAsset(onPostgres), "persistence.xml");
+            ejb.addAsManifestResource(new StringAsset(moved), "persistence.xml");
             ear.addAsModule(ejb);
+            // the schema migration runs on the same data source
+            config.put("lastcall.ledger.datasource", ledger);
         }
         JavaArchive probes = ShrinkWrap.create(JavaArchive.class, PROBE_MODULE).addPackage(ProbeQueues.class.getPackage());
         if (!config.isEmpty()) {

@@ -21,6 +21,27 @@ public final class Server {
         return Path.of(System.getProperty("lastcall.it.runtime"), "domains", "lastcall-it");
     }
 
+    /** asadmin against the test domain; fails on a non-zero exit unless {@code mayFail}. */
+    public static String asadmin(boolean mayFail, String... args) {
+        List<String> command = new java.util.ArrayList<>(List.of(
+                Path.of(System.getProperty("lastcall.it.runtime"), "payara6", "bin", "asadmin").toString(),
+                "--port", System.getProperty("lastcall.it.admin-port"), "--interactive=false"));
+        command.addAll(List.of(args));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(120, TimeUnit.SECONDS) || (!mayFail && process.exitValue() != 0)) {
+                throw new IllegalStateException(String.join(" ", command) + " failed: " + out);
+            }
+            return out;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run asadmin: " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     public static void kill() throws IOException, InterruptedException {
         String pid = Files.readString(domainDir().resolve("config/pid"), StandardCharsets.UTF_8).trim();
         Process kill = new ProcessBuilder("kill", "-9", pid).inheritIO().start();

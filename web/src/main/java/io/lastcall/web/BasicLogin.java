@@ -17,7 +17,7 @@ import java.util.Base64;
  * container security constraints: Payara 6 answered 401 even for unprotected URLs after the
  * application was redeployed, and this works the same on every server.
  */
-@WebFilter(urlPatterns = "/api/*")
+@WebFilter(urlPatterns = {"/api/*", "/metrics"})
 public class BasicLogin extends HttpFilter {
 
     private static final long serialVersionUID = 1L;
@@ -37,10 +37,7 @@ public class BasicLogin extends HttpFilter {
             }
             request.login(credentials[0], credentials[1]);
         } catch (ServletException wrong) {
-            response.setStatus(401);
-            response.setHeader("WWW-Authenticate", "Basic realm=\"lastcall\"");
-            response.setContentType("application/json");
-            response.getWriter().write("{\"reason\":\"UNAUTHENTICATED\",\"message\":\"unknown user or wrong password\"}");
+            new Refusal("UNAUTHENTICATED", "unknown user or wrong password").send(request, response, 401);
             return;
         }
         try {

@@ -85,11 +85,36 @@ public class HealthResource {
         dispatch.put("waiting", permits.waiting());
 
         body.put("status", up ? "UP" : "DOWN");
+        if (!up) {
+            body.put("cause", cause(db, readiness, clockView));
+        }
         body.put("database", db);
         body.put("broker", broker);
         body.put("clock", clockView);
         body.put("dispatch", dispatch);
         return Response.status(up ? 200 : 503).entity(body).build();
+    }
+
+    /** The first failing component and why, in one line: what "./lastcall up" prints while it waits. */
+    private static String cause(Map<String, Object> db, BrokerTopology.Readiness broker, Map<String, Object> clock) {
+        if ("DOWN".equals(db.get("status"))) {
+            return "database: " + db.get("error");
+        }
+        if (!broker.topologyDeclared()) {
+            return "broker: topology not declared: " + broker.topologyError();
+        }
+        if (!broker.missingQueues().isEmpty()) {
+            return "broker: queues missing: " + broker.missingQueues();
+        }
+        if (!broker.consumersConnected()) {
+            return "broker: consumers not connected" + broker.activations().stream()
+                    .filter(a -> a.lastError() != null).map(a -> " (" + a.queue() + ": " + a.lastError() + ")")
+                    .findFirst().orElse("");
+        }
+        if (!broker.unconsumedWorkQueues().isEmpty()) {
+            return "broker: work queues without a consumer: " + broker.unconsumedWorkQueues();
+        }
+        return "clock: not admitting jobs: " + clock.get("detail");
     }
 
     private static Map<String, Object> view(ConsumerStatus.Activation a) {

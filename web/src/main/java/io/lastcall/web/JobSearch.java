@@ -9,8 +9,9 @@ import java.util.Base64;
 /**
  * The query of {@code GET /api/jobs} and {@code /api/jobs/export} as a {@link JobFilter}:
  * {@code workload}, {@code outcome} (a terminal state), {@code state}, {@code reason}, {@code from}
- * and {@code to} (accepted_at, epoch ms, to exclusive), {@code limit} (1–1000, default 100) and
- * {@code after} (the opaque cursor of the previous page's {@code next}).
+ * and {@code to} (accepted_at, epoch ms, to exclusive), {@code limit} (1–1000, default 100),
+ * {@code order} (oldest first, the default, or newest) and {@code after} (the opaque cursor of the
+ * previous page's {@code next}).
  */
 final class JobSearch {
 
@@ -54,8 +55,13 @@ final class JobSearch {
             afterAt = Long.parseLong(cursor[0]);
             afterId = cursor[1];
         }
+        String order = q.getFirst("order");
+        if (order != null && !order.equals("newest") && !order.equals("oldest")) {
+            throw new Invalid("order must be oldest (the default) or newest");
+        }
         return new JobFilter(blankToNull(q.getFirst("workload")), wanted, blankToNull(q.getFirst("reason")),
-                number(q, "from", null), number(q, "to", null), submittedBy, afterAt, afterId, (int) limit);
+                number(q, "from", null), number(q, "to", null), submittedBy, afterAt, afterId, (int) limit,
+                "newest".equals(order));
     }
 
     /** The cursor that continues after a job accepted at {@code acceptedAt} with {@code jobId}. */

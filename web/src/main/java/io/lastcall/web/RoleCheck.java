@@ -10,7 +10,6 @@ import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
 import java.util.Arrays;
-import java.util.Map;
 
 /**
  * Enforces each resource method's {@link Allowed} roles (or its class's) with the container's
@@ -34,16 +33,18 @@ public class RoleCheck implements ContainerRequestFilter {
                 : resource.getResourceClass().getAnnotation(Allowed.class);
         SecurityContext security = request.getSecurityContext();
         if (security.getUserPrincipal() == null) {
-            request.abortWith(Response.status(401).header("WWW-Authenticate", "Basic realm=\"lastcall\"")
-                    .type(MediaType.APPLICATION_JSON_TYPE).entity(Map.of("reason", "UNAUTHENTICATED",
-                            "message", "HTTP Basic credentials of a lastcall user are required")).build());
+            Response.ResponseBuilder refused = Response.status(401).type(MediaType.APPLICATION_JSON_TYPE)
+                    .entity(new Refusal("UNAUTHENTICATED", "HTTP Basic credentials of a lastcall user are required"));
+            if (Refusal.challenge(request.getHeaderString("X-Requested-With"))) {
+                refused.header("WWW-Authenticate", "Basic realm=\"lastcall\"");
+            }
+            request.abortWith(refused.build());
             return;
         }
         if (allowed == null || Arrays.stream(allowed.value()).noneMatch(security::isUserInRole)) {
-            request.abortWith(Response.status(403).type(MediaType.APPLICATION_JSON_TYPE).entity(Map.of(
-                    "reason", "FORBIDDEN", "message", "user " + security.getUserPrincipal().getName()
-                            + " lacks the role this needs: " + (allowed == null ? "none configured"
-                                    : String.join(" or ", allowed.value())))).build());
+            request.abortWith(Response.status(403).type(MediaType.APPLICATION_JSON_TYPE).entity(new Refusal(
+                    "FORBIDDEN", "user " + security.getUserPrincipal().getName() + " lacks the role this needs: "
+                            + (allowed == null ? "none configured" : String.join(" or ", allowed.value())))).build());
         }
     }
 }

@@ -1,6 +1,8 @@
 package io.lastcall.web;
 
 import jakarta.ws.rs.Consumes;
+import io.lastcall.broker.QueueDepths;
+import io.lastcall.dispatch.LedgerQueries;
 import io.lastcall.reconcile.LedgerStats;
 import io.lastcall.reconcile.Reconciler;
 import jakarta.ejb.EJB;
@@ -10,14 +12,19 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.List;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * {@code GET /api/stats}: per workload counts by outcome and reason, in flight, actual spend,
- * reserved exposure, estimated avoided exposure (by estimate revision) and the invariant.
+ * reserved exposure, estimated avoided exposure (by estimate revision) and the invariant, and the
+ * lastcall queues' depths in RabbitMQ. {@code GET /api/stats/timeline}: jobs ended per minute.
  * {@code POST /api/reconcile}: one reconciler pass now, and what it did.
  */
 @RequestScoped
@@ -31,6 +38,12 @@ public class StatsResource {
     @EJB
     Reconciler reconciler;
 
+    @EJB
+    LedgerQueries queries;
+
+    @Inject
+    QueueDepths queueDepths;
+
     @Inject
     Clock clock;
 
@@ -40,7 +53,24 @@ public class StatsResource {
     public Map<String, Object> stats() {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("workloads", view(stats.byWorkload(clock.millis())));
+        body.put("queues", queueDepths.read());
         return body;
+    }
+
+    /** The dashboard's chart: jobs ended per minute, by workload and outcome. */
+    public record Timeline(long from, List<LedgerQueries.EndedInMinute> minutes) {
+    }
+
+    /** {@code GET /api/stats/timeline?minutes=60} (1 to 1440). */
+    @GET
+    @Path("stats/timeline")
+    @Allowed({Roles.VIEWER, Roles.OPERATOR})
+    public Response timeline(@QueryParam("minutes") @DefaultValue("60") int minutes) {
+        if (minutes < 1 || minutes > 1440) {
+            return Response.status(400).entity(new Refusal("FILTER_INVALID", "minutes must be 1-1440")).build();
+        }
+        long from = (clock.millis() / 60_000 - minutes + 1) * 60_000;
+        return Response.ok(new Timeline(from, queries.endedPerMinute(from))).build();
     }
 
     @POST
@@ -56,6 +86,8 @@ public class StatsResource {
         body.put("revoked", report.revoked());
         body.put("outcome_unknown", report.unknown());
         body.put("previous_boot", report.previousBoot());
+        body.put("purged", Map.of("jobs", report.purged().jobs(), "deliveries", report.purged().deliveries(),
+                "quarantined", report.purged().quarantined()));
         body.put("failures", report.failures());
         body.put("invariant_holds", report.invariantHolds());
         body.put("workloads", view(report.workloads()));

@@ -1,0 +1,104 @@
+package io.lastcall.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lastcall.it.PrometheusText.Sample;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * /lastcall/metrics after a completed and an expired job, parsed by the Prometheus text parser:
+ * outcome counters by workload and reason, the latency histograms, permits and local waiting,
+ * broker depths, money — with bounded labels only — and the same spend as /api/stats.
+ */
+@ExtendWith(ArquillianExtension.class)
+class MetricsIT extends SpyBackedDeployment {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final Set<String> BOUNDED_LABELS = Set.of("workload", "outcome", "reason", "state", "queue", "le");
+
+    @Test
+    void aScrapeParsesAndCarriesOutcomesLatenciesPermitsQueuesAndMoney() throws Exception {
+        assertEquals(401, scrape(null).statusCode());
+        assertEquals(403, scrape(ItConfig.user("submitter")).statusCode());
+
+        List<String> completed = Jobs.occupyConsumers(spy, 0, 1_500);
+        String expired = Jobs.newId("metrics-expired");
+        Jobs.submit(Jobs.envelope(expired, Jobs.now() + 800, "spy-ok"));
+        completed.forEach(id -> assertEquals("COMPLETED", Jobs.awaitOutcome(id, Duration.ofSeconds(30))
+                .getString("outcome")));
+        assertEquals("EXPIRED_NOT_STARTED", Jobs.awaitOutcome(expired, Duration.ofSeconds(30)).getString("outcome"));
+
+        HttpResponse<String> response = scrape(ItConfig.user("viewer"));
+        assertEquals(200, response.statusCode());
+        assertTrue(response.headers().firstValue("Content-Type").orElse("").startsWith("text/plain; version=0.0.4"),
+                response.headers().toString());
+        List<Sample> samples = PrometheusText.parse(response.body());
+        Map<String, String> summary = Map.of("workload", "incident-summary");
+
+        assertTrue(value(samples, "lastcall_jobs_ended_total", Map.of("workload", "incident-summary",
+                "outcome", "COMPLETED", "reason", "ON_TIME")) >= 2, "the holders completed on time");
+        assertTrue(samples.stream().anyMatch(s -> s.name().equals("lastcall_jobs_ended_total")
+                && s.labels().get("outcome").equals("EXPIRED_NOT_STARTED") && s.value() >= 1), "an expiry counted");
+        assertEquals("counter", family(samples, "lastcall_jobs_ended").type());
+
+        for (String histogram : List.of("lastcall_queue_residence_seconds", "lastcall_consumer_residence_seconds",
+                "lastcall_check_to_wire_seconds")) {
+            assertEquals("histogram", family(samples, histogram).type(), histogram);
+            assertTrue(value(samples, histogram + "_count", summary) >= 2, histogram + " has the holders' samples");
+            assertTrue(samples.stream().filter(s -> s.name().equals(histogram + "_bucket")).count() >= 8,
+                    histogram + " has fixed buckets");
+        }
+        assertEquals(2, value(samples, "lastcall_dispatch_permits", Map.of()), "LASTCALL_DISPATCH_PERMITS=2");
+        assertEquals("gauge", family(samples, "lastcall_jobs_waiting_locally").type());
+        assertTrue(samples.stream().anyMatch(s -> s.name().equals("lastcall_broker_messages_ready")
+                && "it.lastcall.work.incident-summary".equals(s.labels().get("queue"))), "read from RabbitMQ");
+        assertTrue(samples.stream().anyMatch(s -> s.name().equals("lastcall_consumer_unacknowledged")));
+
+        double spend = value(samples, "lastcall_spend_total", summary);
+        double statsSpend = Api.get("/api/stats").json().asJsonObject().getJsonObject("workloads")
+                .getJsonObject("incident-summary").getJsonNumber("actual_spend").doubleValue();
+        assertTrue(spend > 0);
+        assertEquals(statsSpend, spend, 1e-9, "the same figure as /api/stats");
+        assertTrue(value(samples, "lastcall_estimated_avoided_exposure", summary) > 0);
+        assertEquals(1, value(samples, "lastcall_invariant_holds", summary));
+
+        Set<String> labels = samples.stream().filter(s -> s.name().startsWith("lastcall_"))
+                .flatMap(s -> s.labels().keySet().stream()).collect(Collectors.toSet());
+        assertTrue(BOUNDED_LABELS.containsAll(labels), "only bounded labels: " + labels);
+        assertFalse(response.body().contains(expired), "no job id in any label");
+    }
+
+    private static HttpResponse<String> scrape(ItConfig.User user) throws IOException, InterruptedException {
+        String root = ItConfig.baseUrl();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(root + "/metrics"))
+                .timeout(Duration.ofSeconds(30));
+        if (user != null) {
+            request.header("Authorization", user.basic());
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static Sample family(List<Sample> samples, String family) {
+        return samples.stream().filter(s -> s.family().equals(family)).findFirst()
+                .orElseThrow(() -> new AssertionError("no family " + family));
+    }
+
+    private static double value(List<Sample> samples, String name, Map<String, String> labels) {
+        return samples.stream().filter(s -> s.name().equals(name)
+                && s.labels().entrySet().containsAll(labels.entrySet())).mapToDouble(Sample::value).sum();
+    }
+}
