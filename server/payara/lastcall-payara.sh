@@ -139,10 +139,10 @@ select_database() {
     say "pointing jdbc/lastcall at $pool"
     remote set "resources.jdbc-resource.jdbc/lastcall.pool-name=$pool" >/dev/null
     if deployed; then
-      # the application reloads so that its schema migration runs on the other database
-      say "reloading the application on $pool"
-      remote disable lastcall >/dev/null && remote enable lastcall >/dev/null \
-        || die "could not reload the application: $(deploy_cause)"
+      # its schema migration must run on the other database: the next deploy does that (a
+      # disable/enable cycle instead left Payara unable to inject the MDBs' session beans)
+      say "undeploying the application; it is deployed again on $pool"
+      remote undeploy lastcall >/dev/null || die "could not undeploy the application"
     fi
   fi
 }

@@ -45,7 +45,10 @@ class SecurityIT extends SpyBackedDeployment {
                 new Endpoint("GET", "/api/jobs?limit=1", null, Set.of("submitter", "operator", "viewer")),
                 new Endpoint("GET", "/api/jobs/export?format=csv&limit=1&from=" + Jobs.now(), null,
                         Set.of("operator", "viewer")),
-                new Endpoint("GET", "/api/health", null, Set.of("submitter", "operator", "viewer")));
+                new Endpoint("GET", "/api/health", null, Set.of("submitter", "operator", "viewer")),
+                new Endpoint("GET", "/api/me", null, Set.of("submitter", "operator", "viewer")),
+                new Endpoint("GET", "/api/stats/timeline?minutes=5", null, Set.of("operator", "viewer")),
+                new Endpoint("GET", "/metrics", null, Set.of("operator", "viewer")));
     }
 
     @Test
