@@ -18,6 +18,7 @@
 #   LC_PORTBASE  Payara port base: admin = base+48, http = base+80  [8000]
 #   LC_DB        h2 | postgres: what jdbc/lastcall points at        [h2]
 #   LASTCALL_PG_HOST/_PORT/_DATABASE/_USER/_PASSWORD                [127.0.0.1/5432/lastcall/lastcall/lastcall]
+#   LASTCALL_BROKER_PASSWORD     RabbitMQ password, stored as a password alias    [guest]
 #   LC_ENV_FILE  a file of VAR=value lines exported before anything else (the test domain's settings)
 #   LASTCALL_SUBMITTER_PASSWORD/_OPERATOR_PASSWORD/_VIEWER_PASSWORD  the users' passwords   [required]
 #   LC_EXTRA_USERS  more file-realm users, "user:group:password ..." (the tests' second submitter)
@@ -25,7 +26,8 @@
 #                file and the PostgreSQL schema), and undeploys an application an aborted run
 #                left behind - what the integration tests do  [false]
 # Every other LASTCALL_* variable in the environment of "start" reaches the server, where
-# MicroProfile Config reads it (LASTCALL_DISPATCH_PERMITS -> lastcall.dispatch.permits).
+# MicroProfile Config reads it (LASTCALL_DISPATCH_PERMITS -> lastcall.dispatch.permits); the
+# passwords above do not: they become password aliases or realm users.
 set -euo pipefail
 
 if [ -n "${LC_ENV_FILE:-}" ]; then
@@ -80,17 +82,41 @@ configure_domain() {
   say "configuring JDBC pools jdbc/lastcall-h2 and jdbc/lastcall-pg"
   local pg_host=${LASTCALL_PG_HOST:-127.0.0.1} pg_port=${LASTCALL_PG_PORT:-5432}
   local pg_db=${LASTCALL_PG_DATABASE:-lastcall} pg_user=${LASTCALL_PG_USER:-lastcall}
-  local pg_password=${LASTCALL_PG_PASSWORD:-lastcall}
   local script="$DOMAINS/$LC_DOMAIN/lastcall-setup.asadmin"
   cat > "$script" <<ASADMIN
 create-jdbc-connection-pool --datasourceclassname org.h2.jdbcx.JdbcDataSource --restype javax.sql.XADataSource --steadypoolsize 2 --maxpoolsize 32 --property URL=jdbc\\\\:h2\\\\:\${com.sun.aas.instanceRoot}/lib/databases/lastcall\\\\;WRITE_DELAY\\\\=0 lastcall-h2
 create-jdbc-resource --connectionpoolid lastcall-h2 jdbc/lastcall-h2
-create-jdbc-connection-pool --datasourceclassname org.postgresql.xa.PGXADataSource --restype javax.sql.XADataSource --steadypoolsize 0 --maxpoolsize 32 --isconnectvalidatereq true --validationmethod auto-commit --failconnection true --property serverName=$pg_host:portNumber=$pg_port:databaseName=$pg_db:user=$pg_user:password=$pg_password lastcall-pg
+create-jdbc-connection-pool --datasourceclassname org.postgresql.xa.PGXADataSource --restype javax.sql.XADataSource --steadypoolsize 0 --maxpoolsize 32 --isconnectvalidatereq true --validationmethod auto-commit --failconnection true --property serverName=$pg_host:portNumber=$pg_port:databaseName=$pg_db:user=$pg_user lastcall-pg
 create-jdbc-resource --connectionpoolid lastcall-pg jdbc/lastcall-pg
 create-jdbc-resource --connectionpoolid lastcall-h2 jdbc/lastcall
 ASADMIN
   remote multimode --file "$script" >/dev/null || die "domain configuration failed (see $script)"
   rm -f "$marker"
+}
+
+# The database and broker passwords live in the domain's password alias store, never in
+# domain.xml, the server's environment or a script: the PostgreSQL pool's password property is
+# ${ALIAS=lastcall-pg-password}, and the alias lastcall.broker.password is what MicroProfile Config
+# (Payara's password config source) gives the application and the adapter for that key.
+# Created or updated on every start from LASTCALL_PG_PASSWORD and LASTCALL_BROKER_PASSWORD.
+configure_secrets() {
+  local existing pwfile
+  existing=$(remote list-password-aliases 2>/dev/null || true)
+  pwfile=$(mktemp)
+  chmod 600 "$pwfile"
+  set_alias() { # name value
+    printf 'AS_ADMIN_ALIASPASSWORD=%s\n' "$2" > "$pwfile"
+    if grep -qx "$1" <<<"$existing"; then
+      remote --passwordfile "$pwfile" update-password-alias "$1" >/dev/null
+    else
+      remote --passwordfile "$pwfile" create-password-alias "$1" >/dev/null
+    fi || { rm -f "$pwfile"; die "could not store the password alias $1"; }
+  }
+  set_alias lastcall-pg-password "${LASTCALL_PG_PASSWORD:-lastcall}"
+  set_alias lastcall.broker.password "${LASTCALL_BROKER_PASSWORD:-guest}"
+  rm -f "$pwfile"
+  remote set 'resources.jdbc-connection-pool.lastcall-pg.property.password=${ALIAS=lastcall-pg-password}' >/dev/null \
+    || die "could not point the PostgreSQL pool at its password alias"
 }
 
 # lastcall's users in the file realm, one per role (group = role, glassfish-web.xml), with the
@@ -171,10 +197,14 @@ start() {
     say "already running (admin $ADMIN_PORT, http $HTTP_PORT)"
   else
     say "starting (admin $ADMIN_PORT, http $HTTP_PORT)"
-    "$ASADMIN" start-domain --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null \
+    # secrets stay out of the server's environment (they are aliases, or only the realm needs them)
+    env -u LASTCALL_PG_PASSWORD -u LASTCALL_BROKER_PASSWORD -u LASTCALL_SUBMITTER_PASSWORD \
+      -u LASTCALL_OPERATOR_PASSWORD -u LASTCALL_VIEWER_PASSWORD -u LC_EXTRA_USERS \
+      "$ASADMIN" start-domain --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null \
       || die "start-domain failed; see $DOMAINS/$LC_DOMAIN/logs/server.log"
   fi
   configure_domain
+  configure_secrets
   configure_users
   select_database
   if [ "${LC_RESET_DATABASES:-false}" = true ] && deployed; then

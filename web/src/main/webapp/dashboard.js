@@ -68,6 +68,9 @@
     sessionStorage.removeItem('lastcall.basic');
     if (timer) { clearInterval(timer); timer = null; }
     me = null;
+    openJob = null;
+    $('login').reset();
+    $('job').hidden = true;
     $('board').hidden = true;
     $('login').hidden = false;
     $('logout').hidden = true;
@@ -102,7 +105,7 @@
     pill('health-database', body.database.status === 'UP', body.database.error || body.database.product);
     pill('health-broker', body.broker.status === 'UP', body.broker.topology_error || '');
     pill('health-clock', body.clock.admitting, body.clock.detail || body.clock.status);
-    $('health-clock').className = body.clock.status === 'OK' ? 'up' : (body.clock.admitting ? 'warn' : 'down');
+    $('health-clock').className = body.clock.status === 'HEALTHY' ? 'up' : (body.clock.admitting ? 'warn' : 'down');
     $('health-cause').textContent = body.cause || '';
     $('permits').textContent = body.dispatch.permits;
     $('permits-in-use').textContent = body.dispatch.in_use;
@@ -163,7 +166,7 @@
       });
     }
     area.appendChild(svg('text', { x: 2, y: 196, 'font-size': 11 }, time(body.from)));
-    area.appendChild(svg('text', { x: 640, y: 196, 'font-size': 11 }, 'now · max ' + max + '/min'));
+    area.appendChild(svg('text', { x: 716, y: 196, 'font-size': 11, 'text-anchor': 'end' }, 'now · max ' + max + '/min'));
     const legend = $('chart-legend');
     legend.replaceChildren();
     [...seen].sort().forEach((o) => {
@@ -225,10 +228,16 @@
     const end = Math.max(trace.expires_at, ...points.map(([t]) => t)) + 1;
     const x = (t) => 10 + ((t - start) / (end - start)) * 690;
     area.appendChild(svg('line', { x1: 10, y1: 45, x2: 700, y2: 45, stroke: '#aab' }));
-    points.forEach(([t, label], i) => {
+    const rows = [30, 16, 62, 76];          // label rows above and below the line
+    const freeFrom = rows.map(() => -Infinity);
+    points.forEach(([t, label]) => {
       area.appendChild(svg('circle', { cx: x(t), cy: 45, r: 4, fill: '#1d2430' }));
-      area.appendChild(svg('text', { x: x(t), y: i % 2 ? 70 : 30, 'font-size': 10, 'text-anchor': 'middle' },
-        label + ' +' + (t - start) + 'ms'));
+      const text = label + ' +' + (t - start) + 'ms';
+      const width = text.length * 5.5;
+      let row = rows.findIndex((_, r) => freeFrom[r] <= x(t));
+      if (row < 0) { row = rows.length - 1; }
+      freeFrom[row] = x(t) + width + 6;
+      area.appendChild(svg('text', { x: x(t), y: rows[row], 'font-size': 10 }, text));
     });
     area.appendChild(svg('line', { x1: x(trace.expires_at), y1: 10, x2: x(trace.expires_at), y2: 85,
       stroke: '#c23b35', 'stroke-dasharray': '4 2' }));

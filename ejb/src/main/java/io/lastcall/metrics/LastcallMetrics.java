@@ -21,7 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.ToDoubleFunction;
 
 /**
- * lastcall's metrics in a Micrometer Prometheus registry (docs/design.md §8). Latencies are
+ * lastcall's metrics in a Micrometer Prometheus registry (docs/design.md §9). Latencies are
  * recorded where they happen; everything the ledger or the broker knows is read at scrape time —
  * ledger figures from one {@link LedgerStats} reading, so they are the same as {@code /api/stats},
  * survive restarts and are cluster-wide. Labels are only workload, outcome, reason, state and

@@ -40,6 +40,7 @@ class DashboardIT extends SpyBackedDeployment {
             Browser.await(browser, "the job opened", d -> textIs(d, "#job-state", "COMPLETED"));
             assertFalse(browser.findElement(By.id("cancel")).isDisplayed(), "no cancel button for a viewer");
             assertFalse(browser.findElement(By.id("reconcile")).isDisplayed(), "no reconcile button for a viewer");
+            assertFalse(browser.findElement(By.id("login")).isDisplayed(), "the sign-in form is gone");
             assertTrue(browser.findElements(By.cssSelector("#job-timeline circle")).size() >= 5, "the job's timeline");
             assertTrue(browser.findElements(By.cssSelector("#timeline-chart rect")).size() >= 1, "the outcome chart");
             Browser.screenshot(browser, "dashboard-viewer");
@@ -72,7 +73,9 @@ class DashboardIT extends SpyBackedDeployment {
 
     private static void signIn(WebDriver browser, String user) {
         WebElement form = Browser.visible(browser, "#login");
+        form.findElement(By.name("user")).clear();
         form.findElement(By.name("user")).sendKeys(user);
+        form.findElement(By.name("password")).clear();
         form.findElement(By.name("password")).sendKeys(ItConfig.user(user).password());
         form.findElement(By.cssSelector("button")).click();
         Browser.await(browser, "signed in as " + user, d -> {

@@ -124,7 +124,9 @@ class SecurityIT extends SpyBackedDeployment {
         jakarta.json.JsonObject permits = byName.get("LASTCALL_DISPATCH_PERMITS");
         assertEquals("2", permits.getString("value"), config.json().toString());
         assertFalse(permits.isNull("source"));
-        assertEquals("****", byName.get("LASTCALL_OPERATOR_PASSWORD").getString("value"), "never shown");
+        assertEquals("****", byName.get("LASTCALL_MODEL_API_KEY").getString("value"), "never shown");
+        assertFalse(config.json().toString().contains("it-model-key"));
+        assertFalse(byName.containsKey("LASTCALL_OPERATOR_PASSWORD"), "users' passwords never reach the server");
         assertFalse(config.json().toString().contains(ItConfig.user("operator").password()));
     }
 

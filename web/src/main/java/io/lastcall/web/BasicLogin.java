@@ -17,7 +17,7 @@ import java.util.Base64;
  * container security constraints: Payara 6 answered 401 even for unprotected URLs after the
  * application was redeployed, and this works the same on every server.
  */
-@WebFilter(urlPatterns = {"/api/*", "/metrics"})
+@WebFilter(urlPatterns = {"/api/*", "/metrics", "/metrics/*"})
 public class BasicLogin extends HttpFilter {
 
     private static final long serialVersionUID = 1L;
@@ -26,7 +26,8 @@ public class BasicLogin extends HttpFilter {
     protected void doFilter(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws IOException, ServletException {
         String header = request.getHeader("Authorization");
-        if (header == null || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
+        // already logged in: the same request passing the filter again (e.g. /metrics → /metrics/)
+        if (request.getUserPrincipal() != null || header == null || !header.regionMatches(true, 0, "Basic ", 0, 6)) {
             chain.doFilter(request, response);
             return;
         }

@@ -1,5 +1,8 @@
 package io.lastcall.web;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -19,6 +22,8 @@ import org.eclipse.microprofile.config.ConfigValue;
  * source it came from; passwords, keys and secrets are masked. Settings no source provides take
  * the defaults the README lists.
  */
+@APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)
+@APIResponse(responseCode = "403", description = Roles.FORBIDDEN)
 @RequestScoped
 @Path("config")
 @Produces(MediaType.APPLICATION_JSON)
@@ -34,7 +39,7 @@ public class ConfigResource {
     Config config;
 
     @GET
-    @Allowed({Roles.VIEWER, Roles.OPERATOR})
+    @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
     public List<Setting> settings() {
         TreeSet<String> names = StreamSupport.stream(config.getPropertyNames().spliterator(), false)
                 .filter(n -> n.startsWith("lastcall.") || n.startsWith("LASTCALL_"))

@@ -1,5 +1,8 @@
 package io.lastcall.web;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+
 import io.lastcall.receipt.DeliveryLog;
 import io.lastcall.receipt.DeliveryRecord;
 import jakarta.ejb.EJB;
@@ -13,6 +16,8 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 
 /** {@code GET /api/deliveries?queue=q&limit=n}: received messages, newest first. */
+@APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)
+@APIResponse(responseCode = "403", description = Roles.FORBIDDEN)
 @RequestScoped
 @Path("deliveries")
 @Produces(MediaType.APPLICATION_JSON)
@@ -43,7 +48,7 @@ public class DeliveriesResource {
     DeliveryLog deliveries;
 
     @GET
-    @Allowed({Roles.VIEWER, Roles.OPERATOR})
+    @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
     public List<DeliveryView> list(@QueryParam("queue") String queue,
             @QueryParam("limit") @DefaultValue("1000") int limit) {
         return deliveries.list(queue, limit).stream().map(DeliveryView::of).toList();

@@ -1,5 +1,8 @@
 package io.lastcall.web;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+
 import io.lastcall.broker.BrokerTopology;
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.dispatch.DispatchPermits;
@@ -20,6 +23,8 @@ import java.util.Map;
  * RabbitMQ consumer of every activation is connected and the clock admits jobs; 503 otherwise,
  * with the reasons. Also reports dispatch permits in use and jobs waiting locally for one.
  */
+@APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)
+@APIResponse(responseCode = "403", description = Roles.FORBIDDEN)
 @RequestScoped
 @Path("health")
 @Produces(MediaType.APPLICATION_JSON)
@@ -38,7 +43,7 @@ public class HealthResource {
     DispatchPermits permits;
 
     @GET
-    @Allowed({Roles.VIEWER, Roles.OPERATOR, Roles.SUBMITTER})
+    @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR, Roles.SUBMITTER})
     public Response health() {
         Map<String, Object> body = new LinkedHashMap<>();
         boolean up = true;

@@ -1,5 +1,8 @@
 package io.lastcall.web;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+
 import io.lastcall.dispatch.LedgerQueries;
 import io.lastcall.operator.OperatorCommands;
 import io.lastcall.ingress.JobIngress;
@@ -32,6 +35,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /** {@code POST /api/jobs} (submit), {@code GET /api/jobs/{id}} (with trace and attempts), cancel. */
+@APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)
+@APIResponse(responseCode = "403", description = Roles.FORBIDDEN)
 @RequestScoped
 @Path("jobs")
 @Produces(MediaType.APPLICATION_JSON)
@@ -57,7 +62,19 @@ public class JobsResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Allowed(Roles.SUBMITTER)
+    @SecurityRequirement(name = Roles.SCHEME, scopes = Roles.SUBMITTER)
+    @APIResponse(responseCode = "201", description = "accepted: the job view")
+    @APIResponse(responseCode = "200", description = "the same envelope again: the existing job, nothing repeated")
+    @APIResponse(responseCode = "400", description = "BODY_MALFORMED, JOB_ID_MALFORMED, WORKLOAD_MISSING, SCHEMA_MISSING,"
+            + " DEADLINE_MISSING, DEADLINE_MALFORMED, SEMANTICS_INVALID, MIN_EXECUTION_MISSING,"
+            + " MIN_EXECUTION_MALFORMED, SUBJECT_MISSING, SUBJECT_INVALID, REVISION_MISSING, REVISION_INVALID,"
+            + " PAYLOAD_MISSING, PAYLOAD_INVALID")
+    @APIResponse(responseCode = "409", description = "DEADLINE_CONFLICT, JOB_ID_TAKEN")
+    @APIResponse(responseCode = "413", description = "BODY_TOO_LARGE")
+    @APIResponse(responseCode = "415", description = "not application/json")
+    @APIResponse(responseCode = "422", description = "WORKLOAD_UNKNOWN, SCHEMA_UNSUPPORTED, DEADLINE_PASSED,"
+            + " DEADLINE_TOO_FAR, MIN_EXECUTION_DOES_NOT_FIT, PAYLOAD_NOT_ACCOUNTABLE")
+    @APIResponse(responseCode = "503", description = "CLOCK_UNHEALTHY")
     public Response submit(InputStream stream) throws IOException {
         long max = settings.ingressMaxBodyBytes();
         Optional<String> body = BoundedBody.read(stream, max);
@@ -82,7 +99,7 @@ public class JobsResource {
      * sees only its own jobs.
      */
     @GET
-    @Allowed({Roles.SUBMITTER, Roles.VIEWER, Roles.OPERATOR})
+    @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.SUBMITTER, Roles.VIEWER, Roles.OPERATOR})
     public Response search(@Context UriInfo uri) {
         JobFilter filter;
         try {
@@ -106,7 +123,7 @@ public class JobsResource {
     @GET
     @Path("export")
     @Produces({"text/csv", MediaType.APPLICATION_JSON})
-    @Allowed({Roles.VIEWER, Roles.OPERATOR})
+    @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
     public Response export(@Context UriInfo uri, @QueryParam("format") @DefaultValue("csv") String format) {
         JobFilter filter;
         try {
@@ -133,7 +150,7 @@ public class JobsResource {
     /** A submitter sees only its own jobs; another's are as unknown as missing ones. */
     @GET
     @Path("{id}")
-    @Allowed({Roles.SUBMITTER, Roles.VIEWER, Roles.OPERATOR})
+    @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.SUBMITTER, Roles.VIEWER, Roles.OPERATOR})
     public Response get(@PathParam("id") String id) {
         return queries.details(id).filter(d -> mayRead(d.job())).map(d -> Response.ok(JobJson.of(d)).build())
                 .orElseGet(() -> unknown(id));
@@ -146,7 +163,7 @@ public class JobsResource {
     @POST
     @Path("{id}/cancel")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Allowed({Roles.SUBMITTER, Roles.OPERATOR})
+    @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.SUBMITTER, Roles.OPERATOR})
     public Response cancel(@PathParam("id") String id) {
         if (!security.isUserInRole(Roles.OPERATOR)
                 && queries.find(id).filter(job -> owns(job)).isEmpty()) {

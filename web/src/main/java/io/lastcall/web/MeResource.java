@@ -1,5 +1,8 @@
 package io.lastcall.web;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -14,6 +17,8 @@ import java.util.stream.Stream;
  * {@code GET /api/me}: who the credentials belong to and which of lastcall's roles they hold —
  * what the dashboard uses to show operators' buttons to operators only (the API enforces it anyway).
  */
+@APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)
+@APIResponse(responseCode = "403", description = Roles.FORBIDDEN)
 @RequestScoped
 @Path("me")
 @Produces(MediaType.APPLICATION_JSON)
@@ -24,7 +29,7 @@ public class MeResource {
     }
 
     @GET
-    @Allowed({Roles.SUBMITTER, Roles.VIEWER, Roles.OPERATOR})
+    @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.SUBMITTER, Roles.VIEWER, Roles.OPERATOR})
     public Me me(@Context SecurityContext security) {
         return new Me(security.getUserPrincipal().getName(), Stream.of(Roles.SUBMITTER, Roles.OPERATOR, Roles.VIEWER)
                 .filter(security::isUserInRole).toList());

@@ -1,5 +1,8 @@
 package io.lastcall.web;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+
 import io.lastcall.dispatch.Quarantine;
 import io.lastcall.job.QuarantinedMessage;
 import jakarta.ejb.EJB;
@@ -15,6 +18,8 @@ import java.util.List;
 import java.util.Map;
 
 /** {@code GET /api/quarantine?limit=n}: messages lastcall would not trust, newest first, with the reason. */
+@APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)
+@APIResponse(responseCode = "403", description = Roles.FORBIDDEN)
 @RequestScoped
 @Path("quarantine")
 @Produces(MediaType.APPLICATION_JSON)
@@ -24,7 +29,7 @@ public class QuarantineResource {
     Quarantine quarantine;
 
     @GET
-    @Allowed({Roles.VIEWER, Roles.OPERATOR})
+    @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
     public List<Map<String, Object>> list(@QueryParam("limit") @DefaultValue("1000") int limit) {
         return quarantine.newest(limit).stream().map(QuarantineResource::view).toList();
     }

@@ -1,5 +1,8 @@
 package io.lastcall.web;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+
 import jakarta.ws.rs.Consumes;
 import io.lastcall.broker.QueueDepths;
 import io.lastcall.dispatch.LedgerQueries;
@@ -27,6 +30,8 @@ import java.util.Map;
  * lastcall queues' depths in RabbitMQ. {@code GET /api/stats/timeline}: jobs ended per minute.
  * {@code POST /api/reconcile}: one reconciler pass now, and what it did.
  */
+@APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)
+@APIResponse(responseCode = "403", description = Roles.FORBIDDEN)
 @RequestScoped
 @Path("")
 @Produces(MediaType.APPLICATION_JSON)
@@ -49,7 +54,7 @@ public class StatsResource {
 
     @GET
     @Path("stats")
-    @Allowed({Roles.VIEWER, Roles.OPERATOR})
+    @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
     public Map<String, Object> stats() {
         Map<String, Object> body = new LinkedHashMap<>();
         body.put("workloads", view(stats.byWorkload(clock.millis())));
@@ -64,7 +69,7 @@ public class StatsResource {
     /** {@code GET /api/stats/timeline?minutes=60} (1 to 1440). */
     @GET
     @Path("stats/timeline")
-    @Allowed({Roles.VIEWER, Roles.OPERATOR})
+    @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
     public Response timeline(@QueryParam("minutes") @DefaultValue("60") int minutes) {
         if (minutes < 1 || minutes > 1440) {
             return Response.status(400).entity(new Refusal("FILTER_INVALID", "minutes must be 1-1440")).build();
@@ -76,7 +81,7 @@ public class StatsResource {
     @POST
     @Path("reconcile")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Allowed(Roles.OPERATOR)
+    @SecurityRequirement(name = Roles.SCHEME, scopes = Roles.OPERATOR)
     public Map<String, Object> reconcile() {
         Reconciler.Report report = reconciler.run();
         Map<String, Object> body = new LinkedHashMap<>();

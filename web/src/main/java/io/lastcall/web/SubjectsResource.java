@@ -1,5 +1,8 @@
 package io.lastcall.web;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
+
 import io.lastcall.operator.OperatorCommands;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
@@ -22,6 +25,8 @@ import java.util.Map;
  * older revisions that are not claimed yet end SUPERSEDED (now, or at the gate). Answers the
  * revision on record and the ids superseded now.
  */
+@APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)
+@APIResponse(responseCode = "403", description = Roles.FORBIDDEN)
 @RequestScoped
 @Path("subjects/{subject}/revisions")
 @Produces(MediaType.APPLICATION_JSON)
@@ -35,7 +40,7 @@ public class SubjectsResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Allowed(Roles.OPERATOR)
+    @SecurityRequirement(name = Roles.SCHEME, scopes = Roles.OPERATOR)
     public Response announce(@PathParam("subject") String subject, String body) {
         String revision = JsonBody.object(body)
                 .map(o -> o.get("source_revision") instanceof JsonString s && !s.getString().isBlank() ? s.getString()
