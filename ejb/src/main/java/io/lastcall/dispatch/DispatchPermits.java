@@ -6,13 +6,13 @@ import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
 import jakarta.inject.Inject;
-import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.time.Clock;
 
 /**
- * The bounded number of concurrent model calls ({@code lastcall.dispatch.permits}, fixed at
- * startup). A wait for a permit is bounded by the caller (by the job's remaining lifetime).
+ * The bounded number of concurrent model calls on this server ({@code lastcall.dispatch.permits},
+ * fixed at startup), granted earliest-deadline-first across all consumers
+ * ({@code lastcall.dispatch.order}: {@code edf}, or {@code fifo} for comparison). A wait lasts
+ * at most until the job's last dispatchable instant.
  */
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
@@ -21,30 +21,22 @@ public class DispatchPermits {
     @Inject
     Settings settings;
 
-    private Semaphore permits;
-    private int size;
-    private final AtomicInteger waiting = new AtomicInteger();
+    @Inject
+    Clock clock;
+
+    private PermitQueue permits;
 
     @PostConstruct
     void init() {
-        size = settings.dispatchPermits();
-        permits = new Semaphore(size, true);
+        permits = new PermitQueue(settings.dispatchPermits(), settings.dispatchOrder(), clock::millis);
     }
 
-    /** Waits at most {@code timeoutMs}; true if a permit is now held (the caller notes when: that is permit_at). */
-    public boolean acquire(long timeoutMs) throws InterruptedException {
-        if (permits.tryAcquire()) {
-            return true;
-        }
-        if (timeoutMs <= 0) {
-            return false;
-        }
-        waiting.incrementAndGet();
-        try {
-            return permits.tryAcquire(timeoutMs, TimeUnit.MILLISECONDS);
-        } finally {
-            waiting.decrementAndGet();
-        }
+    /**
+     * Waits until a permit is granted or {@code deadlineAt} (epoch ms) passes; true if a permit is
+     * now held (the caller notes when: that is permit_at).
+     */
+    public boolean acquire(long deadlineAt) throws InterruptedException {
+        return permits.acquire(deadlineAt);
     }
 
     public void release() {
@@ -52,15 +44,15 @@ public class DispatchPermits {
     }
 
     public int size() {
-        return size;
+        return permits.size();
     }
 
     public int inUse() {
-        return size - permits.availablePermits();
+        return permits.inUse();
     }
 
     /** Jobs waiting locally for a permit right now. */
     public int waiting() {
-        return waiting.get();
+        return permits.waiting();
     }
 }

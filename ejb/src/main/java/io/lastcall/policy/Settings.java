@@ -35,6 +35,16 @@ public class Settings {
         return (int) Math.max(1, number("lastcall.dispatch.permits", 2));
     }
 
+    /** How jobs waiting for a permit are served: {@code edf} (earliest deadline first) or {@code fifo}. */
+    public io.lastcall.dispatch.PermitQueue.Order dispatchOrder() {
+        String order = text("lastcall.dispatch.order", "edf");
+        try {
+            return io.lastcall.dispatch.PermitQueue.Order.valueOf(order.toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("lastcall.dispatch.order must be edf or fifo, not " + order);
+        }
+    }
+
     public Set<Integer> schemaVersions() {
         return Set.of(1);
     }
@@ -125,6 +135,16 @@ public class Settings {
     }
 
     /** Request bodies larger than this are refused with 413 ({@code lastcall.ingress.max-body-bytes}). */
+    /** Envelopes in one {@code POST /api/jobs/batch}. */
+    public int ingressMaxBatchSize() {
+        return (int) Math.max(1, number("lastcall.ingress.max-batch-size", 1_000));
+    }
+
+    /** The body of one batch. */
+    public long ingressMaxBatchBodyBytes() {
+        return Math.max(1_024, number("lastcall.ingress.max-batch-body-bytes", 16L * 1024 * 1024));
+    }
+
     public long ingressMaxBodyBytes() {
         return Math.max(1_024, number("lastcall.ingress.max-body-bytes", 1024 * 1024));
     }
