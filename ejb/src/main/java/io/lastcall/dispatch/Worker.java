@@ -21,12 +21,15 @@ import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * One received reference, start to end (docs/design.md): receipt → permit wait → final gate
- * (claim) → connect to the backend → last check and HANDED_OFF commit → write at once → settle
- * (→ a retry tier for a failure proven not to have run). No transaction spans the wait, the
- * connect or the call; each step is its own in {@link DispatchLedger}. Returning normally lets
- * the message be acknowledged; an {@link InfrastructureFailure} holds it back without counting a
- * redelivery; any other exception gets it redelivered (counted).
+ * One received reference, start to end (docs/design.md §3): receipt → permit wait (earliest
+ * deadline first) → final gate (claim) → connect to the backend → last check and HANDED_OFF
+ * commit — on the consumer thread — then, on a call thread of {@link CallExecutor} that holds the
+ * permit: write at once → answer → settle (→ a retry tier for a failure proven not to have run).
+ * No transaction spans the wait, the connect or the call; each step is its own in
+ * {@link DispatchLedger}. Returning normally lets the message be acknowledged (after a handoff
+ * the ledger owns the job: a crash during the call ends it OUTCOME_UNKNOWN, never resent); an
+ * {@link InfrastructureFailure} holds it back without counting a redelivery; any other exception
+ * gets it redelivered (counted).
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
@@ -39,6 +42,9 @@ public class Worker {
 
     @EJB
     DispatchPermits permits;
+
+    @EJB
+    CallExecutor calls;
 
     @EJB
     ClockHealth clockHealth;
@@ -80,6 +86,7 @@ public class Worker {
             ensureBudgetRow(receipt.workload());
         }
         Long permitAt = null;
+        boolean permitHandedOn = false;
         try {
             permitAt = waitForPermit(receipt, uncertainty);
             DispatchLedger.GateResult gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy);
@@ -92,20 +99,25 @@ public class Worker {
                         + " (the clock went back?); redelivering");
             }
             if (gate.decision() == GateDecision.CLAIM) {
-                dispatch(gate, policy, uncertainty);
+                permitHandedOn = dispatch(gate, policy, uncertainty);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for a dispatch permit", e);
         } finally {
-            if (permitAt != null) {
+            if (permitAt != null && !permitHandedOn) {
                 permits.release();
             }
         }
     }
 
-    /** Connect, last check and handoff, write, settle: the claim's whole life on this thread. */
-    private void dispatch(DispatchLedger.GateResult gate, WorkloadPolicy policy, long uncertainty) {
+    /**
+     * Connect and the last check with the HANDED_OFF commit on this (consumer) thread; then the
+     * write, the wait for the answer and the settlement on a call thread, which releases the
+     * permit — from here on the ledger, not the broker message, owns the job, so the delivery is
+     * acknowledged when this returns. Returns whether the permit went with the call.
+     */
+    private boolean dispatch(DispatchLedger.GateResult gate, WorkloadPolicy policy, long uncertainty) {
         long remaining = Deadline.remainingForDispatch(gate.expiresAt(), clock.millis(), uncertainty, gate.semantics(),
                 0);
         ModelClient.Connection connection;
@@ -115,28 +127,57 @@ public class Worker {
         } catch (IOException e) {
             retry(gate, ledger.notSent(gate.attemptId(), "backend not reached: " + e.getMessage(), policy,
                     settings.retryTiersMs(), uncertainty));
+            return false;
+        }
+        DispatchLedger.Authorization auth;
+        try {
+            auth = ledger.handOff(gate.attemptId(), uncertainty, settings.handoffMaxMs());
+        } catch (RuntimeException e) {
+            connection.close();
+            throw e;
+        }
+        if (!auth.granted()) {
+            connection.close();
+            return false;
+        }
+        try {
+            calls.run(() -> {
+                try (connection) {
+                    call(gate, auth, connection, policy, uncertainty);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.SEVERE, "The call of attempt " + gate.attemptId() + " of job " + gate.jobId()
+                            + " failed outside the model client; the reconciler will mark it OUTCOME_UNKNOWN: " + e, e);
+                } finally {
+                    permits.release();
+                }
+            });
+            return true;
+        } catch (RuntimeException rejected) {
+            // no call thread (the application is stopping): make the call here instead
+            try (connection) {
+                call(gate, auth, connection, policy, uncertainty);
+            }
+            return false;
+        }
+    }
+
+    /** Write at once (or not at all, past the authorization), wait for the answer, settle. */
+    private void call(DispatchLedger.GateResult gate, DispatchLedger.Authorization auth,
+            ModelClient.Connection connection, WorkloadPolicy policy, long uncertainty) {
+        long wireNanos = System.nanoTime();
+        if (wireNanos > auth.writeByNanos()) {
+            retry(gate, ledger.notSent(gate.attemptId(), "not written within the handoff authorization ("
+                    + TimeUnit.NANOSECONDS.toMillis(wireNanos - auth.checkNanos()) + " ms after the check)",
+                    policy, settings.retryTiersMs(), uncertainty));
             return;
         }
-        try (connection) {
-            DispatchLedger.Authorization auth = ledger.handOff(gate.attemptId(), uncertainty, settings.handoffMaxMs());
-            if (!auth.granted()) {
-                return;
-            }
-            long wireNanos = System.nanoTime();
-            if (wireNanos > auth.writeByNanos()) {
-                retry(gate, ledger.notSent(gate.attemptId(), "not written within the handoff authorization ("
-                        + TimeUnit.NANOSECONDS.toMillis(wireNanos - auth.checkNanos()) + " ms after the check)",
-                        policy, settings.retryTiersMs(), uncertainty));
-                return;
-            }
-            long checkToWireMs = TimeUnit.NANOSECONDS.toMillis(wireNanos - auth.checkNanos());
-            metrics.checkToWire(gate.workload(), wireNanos - auth.checkNanos());
-            ModelClient.Call call = new ModelClient.Call(gate.jobId(), gate.attemptId(), gate.expiresAt(),
-                    gate.semantics(), policy.callTimeoutMs(gate.expiresAt(), clock.millis(), gate.semantics()));
-            ModelResult result = connection.send(gate.payload(), call, settings.modelApiKey().orElse(null),
-                    settings.notProcessedStatuses(), settings.modelMaxResponseBytes());
-            settle(gate, result, checkToWireMs, policy, uncertainty);
-        }
+        long checkToWireMs = TimeUnit.NANOSECONDS.toMillis(wireNanos - auth.checkNanos());
+        metrics.checkToWire(gate.workload(), wireNanos - auth.checkNanos());
+        ModelClient.Call call = new ModelClient.Call(gate.jobId(), gate.attemptId(), gate.expiresAt(),
+                gate.semantics(), policy.callTimeoutMs(gate.expiresAt(), clock.millis(), gate.semantics()));
+        ModelResult result = connection.send(gate.payload(), call, settings.modelApiKey().orElse(null),
+                settings.notProcessedStatuses(), settings.modelMaxResponseBytes());
+        settle(gate, result, checkToWireMs, policy, uncertainty);
     }
 
     /**
@@ -191,7 +232,7 @@ public class Worker {
             if (remaining <= 0) {
                 return null;
             }
-            if (permits.acquire(remaining)) {
+            if (permits.acquire(clock.millis() + remaining)) {
                 return clock.millis();
             }
         }

@@ -1,0 +1,68 @@
+package io.lastcall.dispatch;
+
+import io.lastcall.policy.Settings;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.Singleton;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.inject.Inject;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Logger;
+
+/**
+ * The threads model calls run on once they are handed off, so that a consumer thread is free for
+ * the next delivery as soon as the HANDED_OFF commit is made (docs/design.md §3): as many
+ * container-managed threads as there are dispatch permits — a permit holder always finds one at
+ * once, so its request is written within the handoff authorization — started on demand and
+ * retired after a minute idle.
+ */
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class CallExecutor {
+
+    private static final Logger LOG = Logger.getLogger(CallExecutor.class.getName());
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    @Inject
+    Settings settings;
+
+    private ThreadPoolExecutor pool;
+
+    @PostConstruct
+    void start() {
+        int size = settings.dispatchPermits();
+        pool = new ThreadPoolExecutor(size, size, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
+        pool.allowCoreThreadTimeOut(true);
+    }
+
+    public void run(Runnable call) {
+        pool.execute(call);
+    }
+
+    /** Calls in flight on this executor now. */
+    public int active() {
+        return pool.getActiveCount();
+    }
+
+    @PreDestroy
+    void stop() {
+        pool.shutdown();
+        try {
+            if (!pool.awaitTermination(10, TimeUnit.SECONDS)) {
+                LOG.warning(pool.getActiveCount() + " model calls still running at shutdown; the reconciler marks"
+                        + " them OUTCOME_UNKNOWN");
+                pool.shutdownNow();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            pool.shutdownNow();
+        }
+    }
+}
