@@ -9,6 +9,8 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import java.util.List;
+import java.util.stream.Collectors;
 
 /** Ingress's transactions: accept a job (and count it), record the broker's confirm, or expire before publish. */
 @Stateless
@@ -38,6 +40,29 @@ public class IngressLedger {
                 .setParameter("w", job.getWorkload()).executeUpdate();
         if (counted != 1) {
             throw new IllegalStateException("no accepted counter for workload " + job.getWorkload());
+        }
+    }
+
+    /**
+     * Persists new ACCEPTED jobs and counts them per workload, all in one transaction; a
+     * concurrent duplicate fails the whole batch (the caller then accepts them one by one).
+     */
+    public void acceptAll(List<Job> jobs) {
+        jobs.forEach(em::persist);
+        em.flush();
+        jobs.stream().collect(Collectors.groupingBy(Job::getWorkload, Collectors.counting())).forEach((w, n) -> {
+            int counted = em.createQuery("update WorkloadCounter c set c.accepted = c.accepted + :n"
+                    + " where c.workload = :w").setParameter("n", n).setParameter("w", w).executeUpdate();
+            if (counted != 1) {
+                throw new IllegalStateException("no accepted counter for workload " + w);
+            }
+        });
+    }
+
+    /** The broker confirmed these references: one transaction for the lot. */
+    public void publishedAll(List<String> jobIds, long at) {
+        for (String jobId : jobIds) {
+            published(jobId, at);
         }
     }
 

@@ -14,6 +14,10 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
 import java.time.Clock;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -54,15 +58,11 @@ public class JobIngress {
 
     /** @param principal the authenticated submitter, recorded on the job */
     public Outcome submit(JsonObject envelope, String principal) {
-        if (!clockHealth.admits()) {
-            ClockHealth.Reading reading = clockHealth.current();
-            return Outcome.refused(Rejection.CLOCK_UNHEALTHY, "clock " + reading.status() + " against "
-                    + reading.reference() + ": " + reading.detail() + "; admission is stopped");
+        Optional<Outcome> closed = clockRefusal();
+        if (closed.isPresent()) {
+            return closed.get();
         }
-        long uncertainty = settings.clockUncertaintyMs() + clockHealth.extraMarginMs();
-        long now = clock.millis();
-        SubmissionValidator.Result result = SubmissionValidator.validate(envelope, now, uncertainty, settings::workload,
-                settings.schemaVersions());
+        SubmissionValidator.Result result = validate(envelope);
         if (!result.valid()) {
             return Outcome.refused(result.rejection(), result.message());
         }
@@ -71,13 +71,7 @@ public class JobIngress {
         if (repeat.isPresent()) {
             return repeat.get();
         }
-        Pricing pricing = settings.pricing();
-        PromptTokens tokens = settings.promptTokens();
-        long promptTokens = s.promptTexts().stream().mapToLong(tokens::message).sum();
-        Job job = new Job(s.jobId(), s.workload(), s.schemaVersion(), now, s.expiresAt(), s.semantics(),
-                s.minExecutionMs(), s.subject(), s.sourceRevision(), s.model(), s.payload(),
-                pricing.estimate(s.model(), promptTokens, s.maxTokens(), s.choices()), pricing.revision())
-                .submittedBy(principal);
+        Job job = newJob(s, principal);
         ensureCounter(job.getWorkload());
         try {
             ledger.accept(job);
@@ -86,6 +80,81 @@ public class JobIngress {
         }
         publisher.publish(job.getJobId(), job.getWorkload(), 0);
         return new Outcome(201, s.jobId(), null, null);
+    }
+
+    /**
+     * A batch (docs/design.md §2): each envelope validated on its own with the same answers as a
+     * single submission (a job_id repeated within the batch answers as a repeat of its first
+     * occurrence); the new jobs persisted in one transaction and published pipelined. One outcome
+     * per envelope, in order.
+     */
+    public List<Outcome> submitAll(List<JsonObject> envelopes, String principal) {
+        Optional<Outcome> closed = clockRefusal();
+        if (closed.isPresent()) {
+            return envelopes.stream().map(e -> closed.get()).toList();
+        }
+        Outcome[] outcomes = new Outcome[envelopes.size()];
+        Map<String, Submission> firstOfId = new HashMap<>();
+        Map<Integer, Submission> fresh = new LinkedHashMap<>();
+        for (int i = 0; i < envelopes.size(); i++) {
+            SubmissionValidator.Result result = validate(envelopes.get(i));
+            if (!result.valid()) {
+                outcomes[i] = Outcome.refused(result.rejection(), result.message());
+                continue;
+            }
+            Submission s = result.submission();
+            Submission first = firstOfId.putIfAbsent(s.jobId(), s);
+            if (first != null) {
+                outcomes[i] = first.expiresAt() == s.expiresAt() ? new Outcome(200, s.jobId(), null, null)
+                        : new Outcome(Rejection.DEADLINE_CONFLICT.status(), s.jobId(), Rejection.DEADLINE_CONFLICT,
+                                "job " + s.jobId() + " is earlier in this batch with expires_at " + first.expiresAt());
+                continue;
+            }
+            Optional<Outcome> repeat = repeatOf(s, principal);
+            if (repeat.isPresent()) {
+                outcomes[i] = repeat.get();
+            } else {
+                fresh.put(i, s);
+            }
+        }
+        List<Job> jobs = fresh.values().stream().map(s -> newJob(s, principal)).toList();
+        jobs.stream().map(Job::getWorkload).distinct().forEach(this::ensureCounter);
+        try {
+            if (!jobs.isEmpty()) {
+                ledger.acceptAll(jobs);
+            }
+            fresh.forEach((i, s) -> outcomes[i] = new Outcome(201, s.jobId(), null, null));
+            publisher.publishAccepted(jobs);
+        } catch (EJBException concurrentDuplicate) {
+            // another request took one of these ids meanwhile: fall back to one by one
+            fresh.forEach((i, s) -> outcomes[i] = submit(envelopes.get(i), principal));
+        }
+        return List.of(outcomes);
+    }
+
+    private Optional<Outcome> clockRefusal() {
+        if (clockHealth.admits()) {
+            return Optional.empty();
+        }
+        ClockHealth.Reading reading = clockHealth.current();
+        return Optional.of(Outcome.refused(Rejection.CLOCK_UNHEALTHY, "clock " + reading.status() + " against "
+                + reading.reference() + ": " + reading.detail() + "; admission is stopped"));
+    }
+
+    private SubmissionValidator.Result validate(JsonObject envelope) {
+        long uncertainty = settings.clockUncertaintyMs() + clockHealth.extraMarginMs();
+        return SubmissionValidator.validate(envelope, clock.millis(), uncertainty, settings::workload,
+                settings.schemaVersions());
+    }
+
+    private Job newJob(Submission s, String principal) {
+        Pricing pricing = settings.pricing();
+        PromptTokens tokens = settings.promptTokens();
+        long promptTokens = s.promptTexts().stream().mapToLong(tokens::message).sum();
+        return new Job(s.jobId(), s.workload(), s.schemaVersion(), clock.millis(), s.expiresAt(), s.semantics(),
+                s.minExecutionMs(), s.subject(), s.sourceRevision(), s.model(), s.payload(),
+                pricing.estimate(s.model(), promptTokens, s.maxTokens(), s.choices()), pricing.revision())
+                .submittedBy(principal);
     }
 
     private void ensureCounter(String workload) {

@@ -12,6 +12,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -41,6 +42,32 @@ public class JobPublisher {
 
     @Inject
     Clock clock;
+
+    /**
+     * Publishes newly accepted jobs pipelined (one confirm wait for all) and records the confirmed
+     * ones in one transaction; a job with no lifetime left ends EXPIRED_NOT_STARTED/BEFORE_PUBLISH.
+     * What is not confirmed stays owed a publish, for the reconciler.
+     */
+    public void publishAccepted(List<Job> jobs) {
+        long uncertainty = settings.clockUncertaintyMs() + clockHealth.extraMarginMs();
+        List<ReferencePublisher.Outgoing> outgoing = new java.util.ArrayList<>();
+        for (Job job : jobs) {
+            long remaining = job.remainingForDispatch(clock.millis(), uncertainty);
+            long ttl = Deadline.publishTtlMs(remaining, settings.workloadOrDefault(job.getWorkload()).ttlCapMs());
+            if (ttl < 1) {
+                ledger.expireBeforePublish(job.getJobId(), clock.millis());
+            } else {
+                outgoing.add(new ReferencePublisher.Outgoing(new Reference(job.getJobId(), job.getGeneration(),
+                        job.getExpiresAt(), job.getSchemaVersion()), job.getWorkload(), ttl));
+            }
+        }
+        if (!outgoing.isEmpty()) {
+            List<String> confirmed = publisher.publishAll(outgoing);
+            if (!confirmed.isEmpty()) {
+                ledger.publishedAll(confirmed, clock.millis());
+            }
+        }
+    }
 
     /** @param retryTierMs 0 for the workload queue itself */
     public boolean publish(String jobId, String workload, long retryTierMs) {

@@ -16,6 +16,7 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Date;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
@@ -23,7 +24,8 @@ import java.util.logging.Logger;
 
 /**
  * Publishes job references to the worker queue with publisher confirms, on one connection and
- * channel that are rebuilt after any failure. Publishing is serialized: one confirm at a time.
+ * channel that are rebuilt after any failure. A single reference waits for its own confirm; a
+ * batch is published pipelined, with one wait for all of its confirms.
  */
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
@@ -63,10 +65,7 @@ public class ReferencePublisher {
         if (ttlMs < 1) {
             throw new IllegalArgumentException("refusing to publish " + reference.jobId() + " with ttl " + ttlMs);
         }
-        AMQP.BasicProperties props = new AMQP.BasicProperties.Builder()
-                .messageId(reference.jobId()).contentType("application/json").deliveryMode(2)
-                .expiration(Long.toString(ttlMs)).timestamp(new Date())
-                .headers(Map.of("x-lastcall-expires-at", reference.expiresAt())).build();
+        AMQP.BasicProperties props = properties(reference, ttlMs);
         try {
             Channel ch = channel();
             returnedId = null;
@@ -85,6 +84,58 @@ public class ReferencePublisher {
             Thread.currentThread().interrupt();
             return false;
         }
+    }
+
+    /** One reference to publish to the work exchange, routed to its workload's queue. */
+    public record Outgoing(Reference reference, String workload, long ttlMs) {
+    }
+
+    /**
+     * Publishes all of them on the channel without waiting between messages, then waits once for
+     * the broker's confirms (pipelined): returns the job ids the broker confirmed and did not
+     * return. If the broker nacks any, none counts as confirmed (confirms of one wait are not told
+     * apart); those jobs stay ACCEPTED and the reconciler publishes them again.
+     */
+    public synchronized List<String> publishAll(List<Outgoing> outgoing) {
+        java.util.Set<String> returned = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        try {
+            Channel ch = channel();
+            com.rabbitmq.client.ReturnListener collect = ch.addReturnListener(
+                    r -> returned.add(r.getProperties().getMessageId()));
+            try {
+                for (Outgoing o : outgoing) {
+                    if (o.ttlMs() < 1) {
+                        throw new IllegalArgumentException("refusing to publish " + o.reference().jobId() + " with ttl "
+                                + o.ttlMs());
+                    }
+                    ch.basicPublish(settings.workExchange(), o.workload(), true, properties(o.reference(), o.ttlMs()),
+                            o.reference().toJson().getBytes(StandardCharsets.UTF_8));
+                }
+                if (!ch.waitForConfirms(CONFIRM_TIMEOUT_MS)) {
+                    LOG.warning("RabbitMQ nacked some of " + outgoing.size() + " references; the reconciler publishes"
+                            + " them again");
+                    return List.of();
+                }
+            } finally {
+                ch.removeReturnListener(collect);
+            }
+            return outgoing.stream().map(o -> o.reference().jobId()).filter(id -> !returned.contains(id)).toList();
+        } catch (IOException | TimeoutException | RuntimeException e) {
+            LOG.log(Level.WARNING, "Publishing " + outgoing.size() + " references to " + broker.describe()
+                    + " failed; they stay ACCEPTED for the reconciler: " + e, e);
+            close();
+            return List.of();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+    }
+
+    private static AMQP.BasicProperties properties(Reference reference, long ttlMs) {
+        return new AMQP.BasicProperties.Builder()
+                .messageId(reference.jobId()).contentType("application/json").deliveryMode(2)
+                .expiration(Long.toString(ttlMs)).timestamp(new Date())
+                .headers(Map.of("x-lastcall-expires-at", reference.expiresAt())).build();
     }
 
     private Channel channel() throws IOException, TimeoutException {

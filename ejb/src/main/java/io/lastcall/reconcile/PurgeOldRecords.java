@@ -20,20 +20,20 @@ public class PurgeOldRecords {
     private EntityManager em;
 
     public int deliveries(long cutoff, int limit) {
-        List<Long> ids = em.createQuery("select d.id from DeliveryRecord d where d.receivedAt < :cutoff"
-                + " order by d.receivedAt", Long.class).setParameter("cutoff", cutoff).setMaxResults(limit)
-                .getResultList();
-        return ids.isEmpty() ? 0
-                : em.createQuery("delete from DeliveryRecord d where d.id in :ids").setParameter("ids", ids)
-                        .executeUpdate();
+        return purge("DeliveryRecord", "receivedAt", cutoff, limit);
     }
 
     public int quarantined(long cutoff, int limit) {
-        List<Long> ids = em.createQuery("select q.id from QuarantinedMessage q where q.quarantinedAt < :cutoff"
-                + " order by q.quarantinedAt", Long.class).setParameter("cutoff", cutoff).setMaxResults(limit)
+        return purge("QuarantinedMessage", "quarantinedAt", cutoff, limit);
+    }
+
+    /** The oldest {@code limit} rows of an entity with a numeric id, by its time field. */
+    private int purge(String entity, String timeField, long cutoff, int limit) {
+        List<Long> ids = em.createQuery("select e.id from " + entity + " e where e." + timeField + " < :cutoff"
+                + " order by e." + timeField, Long.class).setParameter("cutoff", cutoff).setMaxResults(limit)
                 .getResultList();
         return ids.isEmpty() ? 0
-                : em.createQuery("delete from QuarantinedMessage q where q.id in :ids").setParameter("ids", ids)
+                : em.createQuery("delete from " + entity + " e where e.id in :ids").setParameter("ids", ids)
                         .executeUpdate();
     }
 }

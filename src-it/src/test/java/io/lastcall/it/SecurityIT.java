@@ -34,6 +34,8 @@ class SecurityIT extends SpyBackedDeployment {
         String job = Jobs.envelope(Jobs.newId("sec"), Jobs.now() + 60_000, "spy-ok").build().toString();
         return List.of(
                 new Endpoint("POST", "/api/jobs", job, Set.of("submitter")),
+                new Endpoint("POST", "/api/jobs/batch", "{\"jobs\":[" + Jobs.envelope(Jobs.newId("sec-batch"),
+                        Jobs.now() + 60_000, "spy-ok").build() + "]}", Set.of("submitter")),
                 new Endpoint("GET", "/api/jobs/" + jobId, null, Set.of("submitter", "operator", "viewer")),
                 new Endpoint("POST", "/api/jobs/" + jobId + "/cancel", "", Set.of("submitter", "operator")),
                 new Endpoint("POST", "/api/subjects/SEC-1/revisions", "{\"source_revision\":\"r1\"}", Set.of("operator")),

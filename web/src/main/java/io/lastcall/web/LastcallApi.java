@@ -24,6 +24,7 @@ public class LastcallApi extends Application {
     @Override
     public Set<Class<?>> getClasses() {
         return Set.of(RoleCheck.class, JobsResource.class, SubjectsResource.class, StatsResource.class,
-                QuarantineResource.class, DeliveriesResource.class, HealthResource.class, ConfigResource.class, MeResource.class);
+                QuarantineResource.class, DeliveriesResource.class, HealthResource.class, ConfigResource.class, MeResource.class,
+                BatchResource.class);
     }
 }

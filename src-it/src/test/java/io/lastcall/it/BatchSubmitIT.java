@@ -1,0 +1,75 @@
+package io.lastcall.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+import io.lastcall.it.Api.Reply;
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.List;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * POST /api/jobs/batch: mixed valid, invalid and repeated envelopes get one result each, with the
+ * status and reason a single submission would get; only the valid new ones are persisted,
+ * published and called, each once.
+ */
+@ExtendWith(ArquillianExtension.class)
+class BatchSubmitIT extends SpyBackedDeployment {
+
+    @Test
+    void mixedItemsGetPerItemResultsAndOnlyTheValidOnesRun() {
+        String a = Jobs.newId("batch-a");
+        String b = Jobs.newId("batch-b");
+        String existing = Jobs.newId("batch-existing");
+        String noWorkload = Jobs.newId("batch-noworkload");
+        String streamed = Jobs.newId("batch-stream");
+        long expiresAt = Jobs.now() + 60_000;
+        assertEquals(201, Jobs.submit(Jobs.envelope(existing, expiresAt, "spy-ok")).status());
+
+        JsonArrayBuilder jobs = Json.createArrayBuilder()
+                .add(Jobs.envelope(a, expiresAt, "spy-ok"))
+                .add(Jobs.envelope(noWorkload, expiresAt, "spy-ok").remove("workload"))
+                .add(Jobs.envelope(b, expiresAt, "spy-ok"))
+                .add(Jobs.envelope(a, expiresAt, "spy-ok"))
+                .add(Jobs.envelope(existing, expiresAt, "spy-ok"))
+                .add(42)
+                .add(Jobs.envelope(streamed, expiresAt, "spy-ok").add("payload", Json.createObjectBuilder()
+                        .add("model", "spy-ok").add("stream", true).add("max_tokens", 8)
+                        .add("messages", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                                .add("role", "user").add("content", "hi")))));
+        Reply reply = Api.send("POST", "/api/jobs/batch", Json.createObjectBuilder().add("jobs", jobs).build()
+                .toString(), ItConfig.user("submitter"));
+        assertEquals(200, reply.status(), String.valueOf(reply.json()));
+        JsonObject body = reply.json().asJsonObject();
+        List<String> results = body.getJsonArray("results").stream().map(v -> v.asJsonObject())
+                .map(o -> o.getInt("index") + ":" + o.getInt("status") + ":" + o.getString("reason", "-")).toList();
+        assertEquals(List.of("0:201:-", "1:400:WORKLOAD_MISSING", "2:201:-", "3:200:-", "4:200:-",
+                "5:400:BODY_MALFORMED", "6:422:PAYLOAD_NOT_ACCOUNTABLE"), results);
+        assertEquals(2, body.getInt("accepted"));
+        assertEquals(2, body.getInt("repeated"));
+        assertEquals(3, body.getInt("refused"));
+
+        for (String id : List.of(a, b, existing)) {
+            assertEquals("COMPLETED", Jobs.awaitOutcome(id, Duration.ofSeconds(30)).getString("outcome"), id);
+            assertEquals(1, spy.requestsFor(id).size(), id + " called once");
+        }
+        assertNull(Jobs.get(noWorkload), "an invalid item is not persisted");
+        assertNull(Jobs.get(streamed), "an unaccountable item is not persisted");
+        assertEquals(List.of(), spy.requestsFor(streamed));
+
+        JsonArrayBuilder tooMany = Json.createArrayBuilder();
+        for (int i = 0; i < 1_001; i++) {
+            tooMany.add(Json.createObjectBuilder());
+        }
+        Reply refused = Api.send("POST", "/api/jobs/batch", Json.createObjectBuilder().add("jobs", tooMany).build()
+                .toString(), ItConfig.user("submitter"));
+        assertEquals(400, refused.status());
+        assertEquals("BATCH_INVALID", refused.json().asJsonObject().getString("reason"));
+        assertEquals(403, Api.send("POST", "/api/jobs/batch", "{\"jobs\":[]}", ItConfig.user("viewer")).status());
+    }
+}
