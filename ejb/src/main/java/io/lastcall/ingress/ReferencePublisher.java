@@ -6,6 +6,7 @@ import com.rabbitmq.client.Connection;
 import io.lastcall.broker.BrokerSettings;
 import io.lastcall.job.Reference;
 import io.lastcall.policy.Settings;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
@@ -18,14 +19,20 @@ import java.nio.charset.StandardCharsets;
 import java.util.Date;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeoutException;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
 /**
- * Publishes job references to the worker queue with publisher confirms, on one connection and
- * channel that are rebuilt after any failure. A single reference waits for its own confirm; a
- * batch is published pipelined, with one wait for all of its confirms.
+ * Publishes job references with publisher confirms on one connection and a small pool of
+ * confirm channels ({@code lastcall.ingress.publisher-channels}), so that concurrent submissions
+ * do not wait for each other's confirms; a channel (or the connection) is rebuilt after any
+ * failure. A single reference waits for its own confirm; a batch is published pipelined on one
+ * channel, with one wait for all of its confirms.
  */
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
@@ -35,6 +42,16 @@ public class ReferencePublisher {
     private static final Logger LOG = Logger.getLogger(ReferencePublisher.class.getName());
     private static final long CONFIRM_TIMEOUT_MS = 5_000;
 
+    /** One confirm channel and the ids the broker returned on it as unroutable. */
+    private static final class Slot {
+        Channel channel;
+        final Set<String> returned = ConcurrentHashMap.newKeySet();
+    }
+
+    /** One reference to publish to the work exchange, routed to its workload's queue. */
+    public record Outgoing(Reference reference, String workload, long ttlMs) {
+    }
+
     @Inject
     BrokerSettings broker;
 
@@ -42,9 +59,16 @@ public class ReferencePublisher {
     Settings settings;
 
     private Connection connection;
-    private Channel channel;
-    /** message id of the last basic.return; the broker sends it before the confirm */
-    private volatile String returnedId;
+    private BlockingQueue<Slot> slots;
+
+    @PostConstruct
+    void init() {
+        int size = settings.publisherChannels();
+        slots = new ArrayBlockingQueue<>(size);
+        for (int i = 0; i < size; i++) {
+            slots.add(new Slot());
+        }
+    }
 
     /** To the work exchange, routed to the workload's queue. */
     public boolean publish(Reference reference, String workload, long ttlMs) {
@@ -61,73 +85,72 @@ public class ReferencePublisher {
      *     it as "expire now" and a JMS client as "never")
      * @return true once the broker confirmed the message and did not return it as unroutable
      */
-    private synchronized boolean publish(String exchange, String routingKey, Reference reference, long ttlMs) {
+    private boolean publish(String exchange, String routingKey, Reference reference, long ttlMs) {
         if (ttlMs < 1) {
             throw new IllegalArgumentException("refusing to publish " + reference.jobId() + " with ttl " + ttlMs);
         }
-        AMQP.BasicProperties props = properties(reference, ttlMs);
-        try {
-            Channel ch = channel();
-            returnedId = null;
-            ch.basicPublish(exchange, routingKey, true, props, reference.toJson().getBytes(StandardCharsets.UTF_8));
-            if (ch.waitForConfirms(CONFIRM_TIMEOUT_MS)) {
-                return !reference.jobId().equals(returnedId);
-            }
-            LOG.warning("RabbitMQ nacked the reference of job " + reference.jobId());
-            return false;
-        } catch (IOException | TimeoutException | RuntimeException e) {
-            LOG.log(Level.WARNING, "Publishing the reference of job " + reference.jobId() + " to " + broker.describe()
-                    + " failed; it stays ACCEPTED for the reconciler: " + e, e);
-            close();
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
-    /** One reference to publish to the work exchange, routed to its workload's queue. */
-    public record Outgoing(Reference reference, String workload, long ttlMs) {
+        List<String> confirmed = onSlot(List.of(reference.jobId()), "the reference of job " + reference.jobId(),
+                ch -> ch.basicPublish(exchange, routingKey, true, properties(reference, ttlMs),
+                        reference.toJson().getBytes(StandardCharsets.UTF_8)));
+        return confirmed.contains(reference.jobId());
     }
 
     /**
-     * Publishes all of them on the channel without waiting between messages, then waits once for
+     * Publishes all of them on one channel without waiting between messages, then waits once for
      * the broker's confirms (pipelined): returns the job ids the broker confirmed and did not
      * return. If the broker nacks any, none counts as confirmed (confirms of one wait are not told
      * apart); those jobs stay ACCEPTED and the reconciler publishes them again.
      */
-    public synchronized List<String> publishAll(List<Outgoing> outgoing) {
-        java.util.Set<String> returned = java.util.concurrent.ConcurrentHashMap.newKeySet();
-        try {
-            Channel ch = channel();
-            com.rabbitmq.client.ReturnListener collect = ch.addReturnListener(
-                    r -> returned.add(r.getProperties().getMessageId()));
-            try {
-                for (Outgoing o : outgoing) {
-                    if (o.ttlMs() < 1) {
-                        throw new IllegalArgumentException("refusing to publish " + o.reference().jobId() + " with ttl "
-                                + o.ttlMs());
-                    }
-                    ch.basicPublish(settings.workExchange(), o.workload(), true, properties(o.reference(), o.ttlMs()),
-                            o.reference().toJson().getBytes(StandardCharsets.UTF_8));
-                }
-                if (!ch.waitForConfirms(CONFIRM_TIMEOUT_MS)) {
-                    LOG.warning("RabbitMQ nacked some of " + outgoing.size() + " references; the reconciler publishes"
-                            + " them again");
-                    return List.of();
-                }
-            } finally {
-                ch.removeReturnListener(collect);
+    public List<String> publishAll(List<Outgoing> outgoing) {
+        for (Outgoing o : outgoing) {
+            if (o.ttlMs() < 1) {
+                throw new IllegalArgumentException("refusing to publish " + o.reference().jobId() + " with ttl "
+                        + o.ttlMs());
             }
-            return outgoing.stream().map(o -> o.reference().jobId()).filter(id -> !returned.contains(id)).toList();
+        }
+        return onSlot(outgoing.stream().map(o -> o.reference().jobId()).toList(), outgoing.size() + " references",
+                ch -> {
+                    for (Outgoing o : outgoing) {
+                        ch.basicPublish(settings.workExchange(), o.workload(), true,
+                                properties(o.reference(), o.ttlMs()),
+                                o.reference().toJson().getBytes(StandardCharsets.UTF_8));
+                    }
+                });
+    }
+
+    @FunctionalInterface
+    private interface Publishing {
+        void on(Channel channel) throws IOException;
+    }
+
+    /** Publishes on a free channel, waits for the confirms; the ids confirmed and not returned. */
+    private List<String> onSlot(List<String> jobIds, String what, Publishing publishing) {
+        Slot slot;
+        try {
+            slot = slots.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return List.of();
+        }
+        try {
+            Channel ch = channel(slot);
+            slot.returned.clear();
+            publishing.on(ch);
+            if (!ch.waitForConfirms(CONFIRM_TIMEOUT_MS)) {
+                LOG.warning("RabbitMQ nacked " + what + "; the reconciler publishes again what is owed");
+                return List.of();
+            }
+            return jobIds.stream().filter(id -> !slot.returned.contains(id)).toList();
         } catch (IOException | TimeoutException | RuntimeException e) {
-            LOG.log(Level.WARNING, "Publishing " + outgoing.size() + " references to " + broker.describe()
-                    + " failed; they stay ACCEPTED for the reconciler: " + e, e);
-            close();
+            LOG.log(Level.WARNING, "Publishing " + what + " to " + broker.describe()
+                    + " failed; what is owed stays ACCEPTED for the reconciler: " + e, e);
+            reset(slot);
             return List.of();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return List.of();
+        } finally {
+            slots.add(slot);
         }
     }
 
@@ -138,24 +161,48 @@ public class ReferencePublisher {
                 .headers(Map.of("x-lastcall-expires-at", reference.expiresAt())).build();
     }
 
-    private Channel channel() throws IOException, TimeoutException {
-        if (channel == null || !channel.isOpen()) {
-            close();
-            connection = broker.connectionFactory().newConnection("lastcall publisher");
-            channel = connection.createChannel();
-            channel.confirmSelect();
-            channel.addReturnListener(r -> {
-                returnedId = r.getProperties().getMessageId();
-                LOG.warning("RabbitMQ returned the unroutable reference of job " + returnedId + " (exchange '"
-                        + r.getExchange() + "', routing key '" + r.getRoutingKey() + "': no queue bound?): "
-                        + r.getReplyText());
+    private Channel channel(Slot slot) throws IOException, TimeoutException {
+        if (slot.channel == null || !slot.channel.isOpen()) {
+            Channel ch = connection().createChannel();
+            ch.confirmSelect();
+            ch.addReturnListener(r -> {
+                slot.returned.add(r.getProperties().getMessageId());
+                LOG.warning("RabbitMQ returned the unroutable reference of job " + r.getProperties().getMessageId()
+                        + " (exchange '" + r.getExchange() + "', routing key '" + r.getRoutingKey()
+                        + "': no queue bound?): " + r.getReplyText());
             });
+            slot.channel = ch;
         }
-        return channel;
+        return slot.channel;
+    }
+
+    private synchronized Connection connection() throws IOException, TimeoutException {
+        if (connection == null || !connection.isOpen()) {
+            closeConnection();
+            connection = broker.connectionFactory().newConnection("lastcall publisher");
+        }
+        return connection;
+    }
+
+    /** After a failure: this channel is rebuilt; so is the connection, if it is the connection that failed. */
+    private void reset(Slot slot) {
+        try {
+            if (slot.channel != null && slot.channel.isOpen()) {
+                slot.channel.close();
+            }
+        } catch (IOException | TimeoutException | RuntimeException e) {
+            LOG.log(Level.FINE, "closing a publisher channel", e);
+        }
+        slot.channel = null;
+        synchronized (this) {
+            if (connection != null && !connection.isOpen()) {
+                closeConnection();
+            }
+        }
     }
 
     @PreDestroy
-    synchronized void close() {
+    synchronized void closeConnection() {
         try {
             if (connection != null && connection.isOpen()) {
                 connection.close(2_000);
@@ -164,6 +211,5 @@ public class ReferencePublisher {
             LOG.log(Level.FINE, "closing the publisher connection", e);
         }
         connection = null;
-        channel = null;
     }
 }

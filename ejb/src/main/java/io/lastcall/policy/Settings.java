@@ -135,6 +135,11 @@ public class Settings {
     }
 
     /** Request bodies larger than this are refused with 413 ({@code lastcall.ingress.max-body-bytes}). */
+    /** Confirm channels ingress publishes on concurrently (one connection). */
+    public int publisherChannels() {
+        return (int) Math.max(1, number("lastcall.ingress.publisher-channels", 8));
+    }
+
     /** Envelopes in one {@code POST /api/jobs/batch}. */
     public int ingressMaxBatchSize() {
         return (int) Math.max(1, number("lastcall.ingress.max-batch-size", 1_000));

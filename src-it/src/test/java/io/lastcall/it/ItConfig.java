@@ -41,6 +41,20 @@ public final class ItConfig {
         }
     }
 
+    /** A setting of the test domain's env file (src-it/it-domain.env). */
+    public static String domainSetting(String variable) {
+        try {
+            for (String line : java.nio.file.Files.readAllLines(Path.of(required("lastcall.it.env-file")))) {
+                if (line.startsWith(variable + "=")) {
+                    return line.substring(variable.length() + 1).trim();
+                }
+            }
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot read the test domain's env file: " + e, e);
+        }
+        throw new IllegalStateException(variable + " is not in the test domain's env file");
+    }
+
     public static User user(String name) {
         String variable = "submitter2".equals(name) ? null : "LASTCALL_" + name.toUpperCase() + "_PASSWORD";
         try {

@@ -79,9 +79,10 @@ public final class Jobs {
     }
 
     /**
-     * Keeps every worker consumer busy for about {@code holdMs}: two calls hold both dispatch
-     * permits (the spy answers after holdMs) and two more jobs wait for a permit, one per consumer
-     * (the test domain runs 2 permits and 4 consumers of prefetch 1). Leaves {@code free} consumers free.
+     * Keeps every worker consumer busy for about {@code holdMs}: calls hold every dispatch permit
+     * (the spy answers after holdMs) and then one job per consumer waits for a permit (a handed-off
+     * call no longer holds a consumer; the test domain runs 2 permits and 4 consumers of prefetch
+     * 1). Leaves {@code free} consumers free.
      */
     public static List<String> occupyConsumers(DispatchSpy spy, int free, long holdMs) {
         return occupyConsumers(spy, free, holdMs, "incident-summary");
@@ -89,15 +90,18 @@ public final class Jobs {
 
     /** As {@link #occupyConsumers(DispatchSpy, int, long)}, with the holders and waiters of {@code workload}. */
     public static List<String> occupyConsumers(DispatchSpy spy, int free, long holdMs, String workload) {
+        int permits = Integer.parseInt(ItConfig.domainSetting("LASTCALL_DISPATCH_PERMITS"));
+        int consumers = Integer.parseInt(ItConfig.domainSetting("LASTCALL_WORKER_CONSUMERS"));
         List<String> ids = new java.util.ArrayList<>();
-        for (int i = 0; i < 2; i++) {
+        for (int i = 0; i < permits; i++) {
             String id = newId("holder");
             submit(envelope(id, now() + 60_000, "spy-delay-" + holdMs).add("workload", workload));
             ids.add(id);
         }
-        Await.until("both permits held", Duration.ofSeconds(30), () -> ids.stream().allMatch(id ->
+        Await.until("every permit held", Duration.ofSeconds(30), () -> ids.stream().allMatch(id ->
                 spy.requestsFor(id).size() == 1), ok -> ok);
-        int waiters = 2 - free;
+        // a handed-off call frees its consumer: the consumers are held by jobs waiting for a permit
+        int waiters = consumers - free;
         for (int i = 0; i < waiters; i++) {
             String id = newId("waiter");
             submit(envelope(id, now() + 60_000, "spy-ok").add("workload", workload));

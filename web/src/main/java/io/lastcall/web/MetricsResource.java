@@ -5,7 +5,7 @@ import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
@@ -23,13 +23,14 @@ public class MetricsResource {
     @Inject
     LastcallMetrics metrics;
 
+    // no @Produces: the answer is always the Prometheus text, whatever the client accepts (a
+    // declared type would make JAX-RS answer 406 before the role check for Accept: application/json)
     @GET
-    @Produces(PROMETHEUS_TEXT)
     @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
     @APIResponse(responseCode = "200", description = "the metrics in the Prometheus text format")
     @APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)
     @APIResponse(responseCode = "403", description = Roles.FORBIDDEN)
-    public String scrape() {
-        return metrics.scrape();
+    public Response scrape() {
+        return Response.ok(metrics.scrape(), PROMETHEUS_TEXT).build();
     }
 }
