@@ -70,6 +70,9 @@ public class Driver {
                 + " ms | | | |");
         inFlight(2_000, 2_000);
 
+        notes.add("Everything shares the machine's cores: Payara, PostgreSQL, RabbitMQ, the backend and this driver."
+                + " The ingress figures are taken while the same jobs are being drained. Not measured yet:"
+                + " outage recovery (10,000 queued, half stale) and EDF against FIFO at 2x overload.");
         String md = "# lastcall benchmark\n\n" + LocalDate.now() + ", " + Runtime.getRuntime().availableProcessors()
                 + " cores, PostgreSQL, one Payara server, RabbitMQ on the same machine; `./bench/run`.\n"
                 + "Envelope " + size + " bytes; raw messages 120 bytes (a reference's size).\n\n"
