@@ -46,7 +46,6 @@ public class DispatchLedger {
         }
     }
 
-    /** What the gate decided; for a claim, everything the call needs. */
     /** The gate's decision, what a claim needs to dispatch, and the job's trace up to this check (for metrics). */
     public record GateResult(GateDecision decision, String jobId, String attemptId, String workload, String payload,
             long expiresAt, DeadlineSemantics semantics, Long publishedAt, Long receivedAt, long checkedAt) {

@@ -25,6 +25,15 @@ public class LedgerQueries {
         return Optional.ofNullable(em.find(Job.class, jobId));
     }
 
+    /** The jobs these ids name, by id (ids without a job are left out). */
+    public java.util.Map<String, Job> findAll(java.util.Collection<String> jobIds) {
+        if (jobIds.isEmpty()) {
+            return java.util.Map.of();
+        }
+        return em.createQuery("select j from Job j where j.jobId in :ids", Job.class).setParameter("ids", jobIds)
+                .getResultStream().collect(java.util.stream.Collectors.toMap(Job::getJobId, j -> j));
+    }
+
     public Optional<JobDetails> details(String jobId) {
         Job job = em.find(Job.class, jobId);
         return job == null ? Optional.empty() : Optional.of(new JobDetails(job, attemptsOf(jobId)));

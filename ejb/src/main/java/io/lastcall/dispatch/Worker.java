@@ -171,8 +171,9 @@ public class Worker {
                     policy, settings.retryTiersMs(), uncertainty));
             return;
         }
-        long checkToWireMs = TimeUnit.NANOSECONDS.toMillis(wireNanos - auth.checkNanos());
-        metrics.checkToWire(gate.workload(), wireNanos - auth.checkNanos());
+        long checkToWireNanos = wireNanos - auth.checkNanos();
+        metrics.checkToWire(gate.workload(), checkToWireNanos);
+        long checkToWireMs = TimeUnit.NANOSECONDS.toMillis(checkToWireNanos);
         ModelClient.Call call = new ModelClient.Call(gate.jobId(), gate.attemptId(), gate.expiresAt(),
                 gate.semantics(), policy.callTimeoutMs(gate.expiresAt(), clock.millis(), gate.semantics()));
         ModelResult result = connection.send(gate.payload(), call, settings.modelApiKey().orElse(null),
@@ -226,16 +227,11 @@ public class Worker {
 
     /** Waits for a permit for as long as the job may still be dispatched; returns when it was granted, or null. */
     private Long waitForPermit(DispatchLedger.Receipt receipt, long uncertainty) throws InterruptedException {
-        while (true) {
-            long remaining = Deadline.remainingForDispatch(receipt.expiresAt(), clock.millis(), uncertainty,
-                    receipt.semantics(), receipt.minExecutionMs());
-            if (remaining <= 0) {
-                return null;
-            }
-            if (permits.acquire(clock.millis() + remaining)) {
-                return clock.millis();
-            }
-        }
+        long now = clock.millis();
+        long remaining = Deadline.remainingForDispatch(receipt.expiresAt(), now, uncertainty, receipt.semantics(),
+                receipt.minExecutionMs());
+        // the queue gives up by itself at the last dispatchable instant
+        return remaining > 0 && permits.acquire(now + remaining) ? clock.millis() : null;
     }
 
     private static void sleep(long ms) {

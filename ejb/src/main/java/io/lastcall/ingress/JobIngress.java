@@ -94,29 +94,29 @@ public class JobIngress {
             return envelopes.stream().map(e -> closed.get()).toList();
         }
         Outcome[] outcomes = new Outcome[envelopes.size()];
-        Map<String, Submission> firstOfId = new HashMap<>();
-        Map<Integer, Submission> fresh = new LinkedHashMap<>();
+        Map<Integer, Submission> valid = new LinkedHashMap<>();
         for (int i = 0; i < envelopes.size(); i++) {
             SubmissionValidator.Result result = validate(envelopes.get(i));
-            if (!result.valid()) {
+            if (result.valid()) {
+                valid.put(i, result.submission());
+            } else {
                 outcomes[i] = Outcome.refused(result.rejection(), result.message());
-                continue;
             }
-            Submission s = result.submission();
+        }
+        // the jobs some of these ids already name, in one query
+        Map<String, Job> existing = queries.findAll(valid.values().stream().map(Submission::jobId).toList());
+        Map<String, Submission> firstOfId = new HashMap<>();
+        Map<Integer, Submission> fresh = new LinkedHashMap<>();
+        valid.forEach((i, s) -> {
             Submission first = firstOfId.putIfAbsent(s.jobId(), s);
             if (first != null) {
-                outcomes[i] = first.expiresAt() == s.expiresAt() ? new Outcome(200, s.jobId(), null, null)
-                        : new Outcome(Rejection.DEADLINE_CONFLICT.status(), s.jobId(), Rejection.DEADLINE_CONFLICT,
-                                "job " + s.jobId() + " is earlier in this batch with expires_at " + first.expiresAt());
-                continue;
-            }
-            Optional<Outcome> repeat = repeatOf(s, principal);
-            if (repeat.isPresent()) {
-                outcomes[i] = repeat.get();
+                outcomes[i] = repeat(s, first.expiresAt(), "is earlier in this batch");
+            } else if (existing.containsKey(s.jobId())) {
+                outcomes[i] = repeatOf(s, existing.get(s.jobId()), principal);
             } else {
                 fresh.put(i, s);
             }
-        }
+        });
         List<Job> jobs = fresh.values().stream().map(s -> newJob(s, principal)).toList();
         jobs.stream().map(Job::getWorkload).distinct().forEach(this::ensureCounter);
         try {
@@ -173,12 +173,20 @@ public class JobIngress {
      * belongs to another submitter (whose job is not shown).
      */
     private Optional<Outcome> repeatOf(Submission s, String principal) {
-        return queries.find(s.jobId()).map(existing -> !java.util.Objects.equals(existing.getSubmittedBy(), principal)
+        return queries.find(s.jobId()).map(existing -> repeatOf(s, existing, principal));
+    }
+
+    private static Outcome repeatOf(Submission s, Job existing, String principal) {
+        return !java.util.Objects.equals(existing.getSubmittedBy(), principal)
                 ? Outcome.refused(Rejection.JOB_ID_TAKEN, "job_id " + s.jobId() + " belongs to another submitter")
-                : existing.getExpiresAt() == s.expiresAt()
-                ? new Outcome(200, existing.getJobId(), null, null)
-                : new Outcome(Rejection.DEADLINE_CONFLICT.status(), existing.getJobId(), Rejection.DEADLINE_CONFLICT,
-                        "job " + s.jobId() + " exists with expires_at " + existing.getExpiresAt()
-                                + "; a repeat cannot change its deadline"));
+                : repeat(s, existing.getExpiresAt(), "exists");
+    }
+
+    /** A repeat of a job with deadline {@code existingExpiresAt}: 200, or 409 if it asks for another deadline. */
+    private static Outcome repeat(Submission s, long existingExpiresAt, String where) {
+        return existingExpiresAt == s.expiresAt() ? new Outcome(200, s.jobId(), null, null)
+                : new Outcome(Rejection.DEADLINE_CONFLICT.status(), s.jobId(), Rejection.DEADLINE_CONFLICT,
+                        "job " + s.jobId() + " " + where + " with expires_at " + existingExpiresAt
+                                + "; a repeat cannot change its deadline");
     }
 }

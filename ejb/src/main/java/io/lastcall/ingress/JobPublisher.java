@@ -49,18 +49,8 @@ public class JobPublisher {
      * What is not confirmed stays owed a publish, for the reconciler.
      */
     public void publishAccepted(List<Job> jobs) {
-        long uncertainty = settings.clockUncertaintyMs() + clockHealth.extraMarginMs();
-        List<ReferencePublisher.Outgoing> outgoing = new java.util.ArrayList<>();
-        for (Job job : jobs) {
-            long remaining = job.remainingForDispatch(clock.millis(), uncertainty);
-            long ttl = Deadline.publishTtlMs(remaining, settings.workloadOrDefault(job.getWorkload()).ttlCapMs());
-            if (ttl < 1) {
-                ledger.expireBeforePublish(job.getJobId(), clock.millis());
-            } else {
-                outgoing.add(new ReferencePublisher.Outgoing(new Reference(job.getJobId(), job.getGeneration(),
-                        job.getExpiresAt(), job.getSchemaVersion()), job.getWorkload(), ttl));
-            }
-        }
+        List<ReferencePublisher.Outgoing> outgoing = jobs.stream().map(job -> outgoing(job, job.getWorkload()))
+                .flatMap(Optional::stream).toList();
         if (!outgoing.isEmpty()) {
             List<String> confirmed = publisher.publishAll(outgoing);
             if (!confirmed.isEmpty()) {
@@ -71,19 +61,13 @@ public class JobPublisher {
 
     /** @param retryTierMs 0 for the workload queue itself */
     public boolean publish(String jobId, String workload, long retryTierMs) {
-        Optional<Job> job = queries.find(jobId).filter(j -> !j.getState().isTerminal());
-        if (job.isEmpty()) {
+        Optional<ReferencePublisher.Outgoing> outgoing = queries.find(jobId).filter(j -> !j.getState().isTerminal())
+                .flatMap(job -> outgoing(job, workload));
+        if (outgoing.isEmpty()) {
             return false;
         }
-        long remaining = job.get().remainingForDispatch(clock.millis(),
-                settings.clockUncertaintyMs() + clockHealth.extraMarginMs());
-        long ttl = Deadline.publishTtlMs(remaining, settings.workloadOrDefault(workload).ttlCapMs());
-        if (ttl < 1) {
-            ledger.expireBeforePublish(jobId, clock.millis());
-            return false;
-        }
-        Reference reference = new Reference(jobId, job.get().getGeneration(), job.get().getExpiresAt(),
-                job.get().getSchemaVersion());
+        Reference reference = outgoing.get().reference();
+        long ttl = outgoing.get().ttlMs();
         boolean confirmed = retryTierMs > 0
                 ? publisher.publishRetry(reference, workload, retryTierMs, ttl)
                 : publisher.publish(reference, workload, ttl);
@@ -91,5 +75,21 @@ public class JobPublisher {
             ledger.published(jobId, clock.millis());
         }
         return confirmed;
+    }
+
+    /**
+     * The job's reference with the TTL of its remaining dispatchable lifetime (capped by the
+     * workload's), or empty — the job then ended EXPIRED_NOT_STARTED/BEFORE_PUBLISH — when none is left.
+     */
+    private Optional<ReferencePublisher.Outgoing> outgoing(Job job, String workload) {
+        long remaining = job.remainingForDispatch(clock.millis(),
+                settings.clockUncertaintyMs() + clockHealth.extraMarginMs());
+        long ttl = Deadline.publishTtlMs(remaining, settings.workloadOrDefault(workload).ttlCapMs());
+        if (ttl < 1) {
+            ledger.expireBeforePublish(job.getJobId(), clock.millis());
+            return Optional.empty();
+        }
+        return Optional.of(new ReferencePublisher.Outgoing(new Reference(job.getJobId(), job.getGeneration(),
+                job.getExpiresAt(), job.getSchemaVersion()), workload, ttl));
     }
 }

@@ -75,8 +75,8 @@ public class BatchResource {
                 .filter(v -> v.getValueType() == JsonValue.ValueType.ARRAY).map(JsonValue::asJsonArray);
         int limit = settings.ingressMaxBatchSize();
         if (jobs.isEmpty() || jobs.get().isEmpty() || jobs.get().size() > limit) {
-            return Response.status(400).entity(new Refusal("BATCH_INVALID", "the body must be {\"jobs\":[…]} with 1 to "
-                    + limit + " envelopes (lastcall.ingress.max-batch-size)")).build();
+            return new Refusal("BATCH_INVALID", "the body must be {\"jobs\":[…]} with 1 to " + limit
+                    + " envelopes (lastcall.ingress.max-batch-size)").response(400);
         }
         List<JsonObject> envelopes = new ArrayList<>();
         List<Integer> notObjects = new ArrayList<>();

@@ -1,8 +1,5 @@
 package io.lastcall.web;
 
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
-
 import io.lastcall.receipt.DeliveryLog;
 import io.lastcall.receipt.DeliveryRecord;
 import jakarta.ejb.EJB;
@@ -14,6 +11,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
 /** {@code GET /api/deliveries?queue=q&limit=n}: received messages, newest first. */
 @APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)

@@ -1,8 +1,5 @@
 package io.lastcall.web;
 
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
-
 import io.lastcall.broker.BrokerTopology;
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.dispatch.DispatchPermits;
@@ -17,6 +14,8 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
 /**
  * {@code GET /api/health}: 200 when the database answers, the topology is declared, every

@@ -1,38 +1,37 @@
 package io.lastcall.web;
 
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
-
+import io.lastcall.dispatch.JobFilter;
 import io.lastcall.dispatch.LedgerQueries;
-import io.lastcall.operator.OperatorCommands;
 import io.lastcall.ingress.JobIngress;
 import io.lastcall.ingress.Rejection;
+import io.lastcall.job.Job;
+import io.lastcall.operator.OperatorCommands;
+import io.lastcall.policy.Settings;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import java.time.Clock;
 import jakarta.json.JsonObject;
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import io.lastcall.dispatch.JobFilter;
-import io.lastcall.job.Job;
-import jakarta.ws.rs.DefaultValue;
-import jakarta.ws.rs.QueryParam;
-import jakarta.ws.rs.core.UriInfo;
-import java.util.List;
-import io.lastcall.policy.Settings;
-import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.SecurityContext;
+import jakarta.ws.rs.core.UriInfo;
 import java.io.IOException;
 import java.io.InputStream;
+import java.time.Clock;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
 /** {@code POST /api/jobs} (submit), {@code GET /api/jobs/{id}} (with trace and attempts), cancel. */
 @APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)
@@ -105,7 +104,7 @@ public class JobsResource {
         try {
             filter = JobSearch.filter(uri.getQueryParameters(), ownOnly());
         } catch (JobSearch.Invalid e) {
-            return Response.status(400).entity(Map.of("reason", "FILTER_INVALID", "message", e.getMessage())).build();
+            return new Refusal("FILTER_INVALID", e.getMessage()).response(400);
         }
         List<Job> page = queries.search(filter);
         Map<String, Object> body = new java.util.LinkedHashMap<>();
@@ -129,15 +128,13 @@ public class JobsResource {
         try {
             filter = JobSearch.filter(uri.getQueryParameters(), null);
         } catch (JobSearch.Invalid e) {
-            return Response.status(400).type(MediaType.APPLICATION_JSON_TYPE)
-                    .entity(Map.of("reason", "FILTER_INVALID", "message", e.getMessage())).build();
+            return new Refusal("FILTER_INVALID", e.getMessage()).response(400);
         }
         return switch (format) {
             case "csv" -> Response.ok(LedgerExport.csv(queries, filter), "text/csv; charset=UTF-8")
                     .header("Content-Disposition", "attachment; filename=\"lastcall-ledger.csv\"").build();
             case "json" -> Response.ok(LedgerExport.json(queries, filter), MediaType.APPLICATION_JSON_TYPE).build();
-            default -> Response.status(400).type(MediaType.APPLICATION_JSON_TYPE).entity(Map.of("reason",
-                    "FILTER_INVALID", "message", "format must be csv or json")).build();
+            default -> new Refusal("FILTER_INVALID", "format must be csv or json").response(400);
         };
     }
 
@@ -172,8 +169,7 @@ public class JobsResource {
         OperatorCommands.CancelResult result = operator.cancel(id, clock.millis());
         return switch (result) {
             case CANCELED -> Response.ok(view(id)).build();
-            case UNKNOWN_JOB -> Response.status(404).entity(Map.of("reason", "JOB_UNKNOWN", "message", "no job " + id))
-                    .build();
+            case UNKNOWN_JOB -> unknown(id);
             case ALREADY_CLAIMED -> conflict(id, result, "the job was already claimed for dispatch and may have reached"
                     + " the model; it keeps its real outcome");
             case ALREADY_ENDED -> conflict(id, result, "the job has already ended");
@@ -190,7 +186,7 @@ public class JobsResource {
     }
 
     private static Response unknown(String id) {
-        return Response.status(404).entity(Map.of("reason", "JOB_UNKNOWN", "message", "no job " + id)).build();
+        return new Refusal("JOB_UNKNOWN", "no job " + id).response(404);
     }
 
     private Response conflict(String id, OperatorCommands.CancelResult result, String message) {
@@ -206,7 +202,6 @@ public class JobsResource {
     }
 
     static Response error(Rejection reason, String message) {
-        return Response.status(reason.status()).entity(Map.of("reason", reason.name(),
-                "message", message == null ? reason.name() : message)).build();
+        return new Refusal(reason.name(), message == null ? reason.name() : message).response(reason.status());
     }
 }

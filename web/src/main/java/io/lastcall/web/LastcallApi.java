@@ -1,12 +1,12 @@
 package io.lastcall.web;
 
 import jakarta.ws.rs.ApplicationPath;
+import jakarta.ws.rs.core.Application;
+import java.util.Set;
 import org.eclipse.microprofile.openapi.annotations.OpenAPIDefinition;
 import org.eclipse.microprofile.openapi.annotations.enums.SecuritySchemeType;
 import org.eclipse.microprofile.openapi.annotations.info.Info;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityScheme;
-import jakarta.ws.rs.core.Application;
-import java.util.Set;
 
 /**
  * The API under /api: every resource here needs a role ({@link RoleCheck}, web.xml). The OpenAPI

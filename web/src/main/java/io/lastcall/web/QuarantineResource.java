@@ -1,8 +1,5 @@
 package io.lastcall.web;
 
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
-
 import io.lastcall.dispatch.Quarantine;
 import io.lastcall.job.QuarantinedMessage;
 import jakarta.ejb.EJB;
@@ -16,6 +13,8 @@ import jakarta.ws.rs.core.MediaType;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
 /** {@code GET /api/quarantine?limit=n}: messages lastcall would not trust, newest first, with the reason. */
 @APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)

@@ -4,9 +4,11 @@ import jakarta.json.bind.Jsonb;
 import jakarta.json.bind.JsonbBuilder;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
 import java.io.IOException;
 
-/** A refused request's body, for the servlet paths outside JAX-RS: a reason code and a sentence. */
+/** A refused request's body: a reason code and a sentence, for JAX-RS answers and the login filter. */
 public record Refusal(String reason, String message) {
 
     private static final Jsonb JSON = JsonbBuilder.create();
@@ -17,6 +19,11 @@ public record Refusal(String reason, String message) {
      */
     static boolean challenge(String requestedWith) {
         return requestedWith == null;
+    }
+
+    /** As a JAX-RS answer with this status. */
+    public Response response(int status) {
+        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(this).build();
     }
 
     /** Writes the refusal with its status; a 401 carries the Basic challenge unless the dashboard asked. */

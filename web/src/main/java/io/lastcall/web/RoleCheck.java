@@ -8,9 +8,9 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.ext.Provider;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 import java.lang.reflect.Method;
 import java.util.Arrays;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
 /**
  * Enforces each resource method's roles (or its class's) with the container's authenticated
@@ -47,9 +47,9 @@ public class RoleCheck implements ContainerRequestFilter {
             return;
         }
         if (allowed == null || Arrays.stream(allowed.scopes()).noneMatch(security::isUserInRole)) {
-            request.abortWith(Response.status(403).type(MediaType.APPLICATION_JSON_TYPE).entity(new Refusal(
-                    "FORBIDDEN", "user " + security.getUserPrincipal().getName() + " lacks the role this needs: "
-                            + (allowed == null ? "none configured" : String.join(" or ", allowed.scopes())))).build());
+            request.abortWith(new Refusal("FORBIDDEN", "user " + security.getUserPrincipal().getName()
+                    + " lacks the role this needs: " + (allowed == null ? "none configured"
+                            : String.join(" or ", allowed.scopes()))).response(403));
         }
     }
 }

@@ -1,9 +1,5 @@
 package io.lastcall.web;
 
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
-
-import jakarta.ws.rs.Consumes;
 import io.lastcall.broker.QueueDepths;
 import io.lastcall.dispatch.LedgerQueries;
 import io.lastcall.reconcile.LedgerStats;
@@ -11,18 +7,21 @@ import io.lastcall.reconcile.Reconciler;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.List;
 import java.time.Clock;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
 /**
  * {@code GET /api/stats}: per workload counts by outcome and reason, in flight, actual spend,
@@ -72,7 +71,7 @@ public class StatsResource {
     @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
     public Response timeline(@QueryParam("minutes") @DefaultValue("60") int minutes) {
         if (minutes < 1 || minutes > 1440) {
-            return Response.status(400).entity(new Refusal("FILTER_INVALID", "minutes must be 1-1440")).build();
+            return new Refusal("FILTER_INVALID", "minutes must be 1-1440").response(400);
         }
         long from = (clock.millis() / 60_000 - minutes + 1) * 60_000;
         return Response.ok(new Timeline(from, queries.endedPerMinute(from))).build();

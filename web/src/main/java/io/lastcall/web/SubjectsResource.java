@@ -1,8 +1,5 @@
 package io.lastcall.web;
 
-import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
-import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
-
 import io.lastcall.operator.OperatorCommands;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
@@ -18,6 +15,8 @@ import jakarta.ws.rs.core.Response;
 import java.time.Clock;
 import java.util.List;
 import java.util.Map;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
 /**
  * {@code POST /api/subjects/{subject}/revisions} with {@code {"source_revision":"r8"}}: r8 is now
@@ -47,8 +46,7 @@ public class SubjectsResource {
                         : null)
                 .orElse(null);
         if (revision == null) {
-            return Response.status(400).entity(Map.of("reason", "REVISION_MISSING",
-                    "message", "the body must be {\"source_revision\":\"…\"}")).build();
+            return new Refusal("REVISION_MISSING", "the body must be {\"source_revision\":\"…\"}").response(400);
         }
         OperatorCommands.Supersession result = operator.supersede(subject, revision, clock.millis());
         return Response.ok(Map.of("subject", subject, "source_revision", revision,
