@@ -1,9 +1,9 @@
 package io.lastcall.dispatch;
 
 import io.lastcall.job.DeadlineSemantics;
+import io.lastcall.job.JsonText;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
@@ -12,7 +12,6 @@ import jakarta.json.JsonString;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.StringReader;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.Set;
@@ -210,7 +209,7 @@ public class ModelClient {
 
     /** A 2xx body: usage and content as reported; an unreadable body has no usage (its cost is the estimate). */
     static ModelResult parse(int status, String body) {
-        try (JsonReader reader = Json.createReader(new StringReader(body))) {
+        try (JsonReader reader = JsonText.reader(body)) {
             JsonObject o = reader.readObject();
             Long prompt = null;
             Long completion = null;

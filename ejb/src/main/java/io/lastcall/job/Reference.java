@@ -1,13 +1,11 @@
 package io.lastcall.job;
 
-import jakarta.json.Json;
 import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
 import jakarta.json.JsonValue;
-import java.io.StringReader;
 
 /**
  * What a broker message carries: a reference to a ledger job, never the payload.
@@ -28,7 +26,7 @@ public record Reference(String jobId, long generation, long expiresAt, int schem
     }
 
     public String toJson() {
-        return Json.createObjectBuilder().add("job_id", jobId).add("generation", generation)
+        return JsonText.objectBuilder().add("job_id", jobId).add("generation", generation)
                 .add("expires_at", expiresAt).add("schema_version", schemaVersion).build().toString();
     }
 
@@ -37,7 +35,7 @@ public record Reference(String jobId, long generation, long expiresAt, int schem
             throw new Malformed("empty message body");
         }
         JsonObject o;
-        try (JsonReader reader = Json.createReader(new StringReader(body))) {
+        try (JsonReader reader = JsonText.reader(body)) {
             o = reader.readObject();
         } catch (JsonException | IllegalStateException | NumberFormatException e) {
             throw new Malformed("not a JSON object: " + e.getMessage());

@@ -1,10 +1,9 @@
 package io.lastcall.web;
 
-import jakarta.json.Json;
+import io.lastcall.job.JsonText;
 import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
-import java.io.StringReader;
 import java.util.Optional;
 
 /** A request body read as one JSON object, or empty if it is not one. */
@@ -14,7 +13,7 @@ final class JsonBody {
     }
 
     static Optional<JsonObject> object(String body) {
-        try (JsonReader reader = Json.createReader(new StringReader(body == null ? "" : body))) {
+        try (JsonReader reader = JsonText.reader(body == null ? "" : body)) {
             return Optional.of(reader.readObject());
         } catch (JsonException | IllegalStateException notAnObject) {
             return Optional.empty();
