@@ -1,6 +1,7 @@
 package io.lastcall.ingress;
 
 import io.lastcall.job.Job;
+import io.lastcall.job.JobState;
 import io.lastcall.job.Outcome;
 import io.lastcall.job.WorkloadCounter;
 import jakarta.ejb.Stateless;
@@ -59,10 +60,24 @@ public class IngressLedger {
         });
     }
 
-    /** The broker confirmed these references: one transaction for the lot. */
+    /**
+     * The broker confirmed these references: the bulk form of {@link Job#published} (first publish
+     * time kept, owed publish cleared, ACCEPTED → QUEUED; an outcome already reached stands), one
+     * statement for the usual case where all are still ACCEPTED; no row is read back.
+     */
     public void publishedAll(List<String> jobIds, long at) {
-        for (String jobId : jobIds) {
-            published(jobId, at);
+        int queued = em.createQuery("update Job j set j.state = :queued, j.publishedAt = coalesce(j.publishedAt, :at),"
+                        + " j.publishRequestedAt = null, j.rowVersion = j.rowVersion + 1"
+                        + " where j.jobId in :ids and j.state = :accepted")
+                .setParameter("queued", JobState.QUEUED).setParameter("at", at).setParameter("ids", jobIds)
+                .setParameter("accepted", JobState.ACCEPTED).executeUpdate();
+        if (queued < jobIds.size()) {
+            // a delivery overtook the confirm, or the job ended meanwhile
+            em.createQuery("update Job j set j.publishedAt = coalesce(j.publishedAt, :at), j.publishRequestedAt = null,"
+                            + " j.rowVersion = j.rowVersion + 1 where j.jobId in :ids and j.state in :open"
+                            + " and j.state <> :queued")
+                    .setParameter("at", at).setParameter("ids", jobIds).setParameter("open", JobState.open())
+                    .setParameter("queued", JobState.QUEUED).executeUpdate();
         }
     }
 

@@ -78,7 +78,7 @@ public class JobIngress {
         } catch (EJBException concurrentDuplicate) {
             return repeatOf(s, principal).orElseThrow(() -> concurrentDuplicate);
         }
-        publisher.publish(job.getJobId(), job.getWorkload(), 0);
+        publisher.publishAccepted(List.of(job));
         return new Outcome(201, s.jobId(), null, null);
     }
 

@@ -43,6 +43,11 @@ public enum JobState {
         return EnumSet.copyOf(PRE_CLAIM);
     }
 
+    /** The states that are not an outcome yet. */
+    public static Set<JobState> open() {
+        return EnumSet.complementOf(EnumSet.copyOf(TERMINAL));
+    }
+
     public boolean isTerminal() {
         return TERMINAL.contains(this);
     }
