@@ -120,6 +120,28 @@ class FaultsIT extends SpyBackedDeployment {
     }
 
     @Test
+    void aSubmissionWhileTheDatabaseIsDownIsRefused503AsJsonAndTheSameEnvelopeIsAcceptedAfter() {
+        assumeTrue(ItConfig.postgres(), "the database stop runs against PostgreSQL");
+        String id = Jobs.newId("db-down");
+        var envelope = Jobs.envelope(id, Jobs.now() + 60_000, "spy-ok").build();
+        Reply refused;
+        try {
+            Postgres.cluster("stop");
+            refused = Jobs.submit(Json.createObjectBuilder(envelope));
+        } finally {
+            Postgres.ensureRunning();
+        }
+        assertEquals(503, refused.status(), String.valueOf(refused.json()));
+        assertEquals("LEDGER_UNAVAILABLE", refused.json().asJsonObject().getString("reason"));
+        JsonObject job = Await.until("the same envelope accepted once the database is back", WAIT,
+                () -> Jobs.submit(Json.createObjectBuilder(envelope)), r -> r.status() == 201 || r.status() == 200)
+                .json().asJsonObject();
+        assertEquals(id, job.getString("job_id"));
+        assertEquals("COMPLETED", Jobs.awaitOutcome(id, WAIT).getString("outcome"));
+        assertEquals(1, spy.requestsFor(id).size());
+    }
+
+    @Test
     void aBrokerRestartDuringABurstQuarantinesNothingAndSendsNothingTwice() {
         List<String> ids = new ArrayList<>(submitBurst("broker-blip", 15, "spy-delay-200"));
         try {

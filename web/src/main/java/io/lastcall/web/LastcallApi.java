@@ -25,6 +25,6 @@ public class LastcallApi extends Application {
     public Set<Class<?>> getClasses() {
         return Set.of(RoleCheck.class, JobsResource.class, SubjectsResource.class, StatsResource.class,
                 QuarantineResource.class, DeliveriesResource.class, HealthResource.class, ConfigResource.class, MeResource.class,
-                BatchResource.class);
+                BatchResource.class, FailureMapper.class);
     }
 }

@@ -1,0 +1,25 @@
+package io.lastcall.web;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.ejb.EJBException;
+import jakarta.persistence.PersistenceException;
+import java.sql.SQLException;
+import org.junit.jupiter.api.Test;
+
+class FailureMapperTest {
+
+    @Test
+    void aFailureCausedBySqlOrPersistenceAnywhereInTheChainIsTheLedgers() {
+        assertTrue(FailureMapper.ledgerFailure(new EJBException(new PersistenceException("tx",
+                new SQLException("Connection refused")))));
+        assertTrue(FailureMapper.ledgerFailure(new IllegalStateException(new SQLException("pool exhausted"))));
+    }
+
+    @Test
+    void anyOtherFailureIsNot() {
+        assertFalse(FailureMapper.ledgerFailure(new EJBException(new IllegalStateException("a bug"))));
+        assertFalse(FailureMapper.ledgerFailure(new NullPointerException()));
+    }
+}
