@@ -2,13 +2,19 @@ package io.lastcall.dispatch;
 
 import io.lastcall.job.Job;
 import io.lastcall.job.Outcome;
+import io.lastcall.job.ReferenceCheck;
 import io.lastcall.receipt.ReceivedMessage;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.PersistenceContext;
 import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
@@ -22,6 +28,9 @@ import java.util.Set;
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class DeadLetterLedger {
 
+    @PersistenceContext(unitName = "ledger")
+    private EntityManager em;
+
     @EJB
     private MessageReceipt receipt;
 
@@ -34,8 +43,35 @@ public class DeadLetterLedger {
      */
     public Optional<Job> deadLettered(ReceivedMessage message, String deathReason, Set<Integer> schemaVersions,
             long clockUncertaintyMs) {
+        return record(message, deathReason, schemaVersions, clockUncertaintyMs);
+    }
+
+    /**
+     * Expired dead letters in one transaction ({@link StaleDeadLetters}): the jobs they name are
+     * locked with one query, in id order, so each check below finds its job already locked; the
+     * delivery rows and outcomes go out in one flush. Returns the jobs owed a publish (none, for
+     * references whose deadline passed, unless the ledger disagrees with the message).
+     */
+    public List<Job> deadLetteredAll(List<ReceivedMessage> messages, Set<Integer> schemaVersions,
+            long clockUncertaintyMs) {
+        List<String> ids = messages.stream().map(m -> ReferenceCheck.parse(m.body(), schemaVersions))
+                .filter(ReferenceCheck.Verdict::trusted).map(v -> v.reference().jobId()).distinct().sorted().toList();
+        if (!ids.isEmpty()) {
+            em.createQuery("select j from Job j where j.jobId in :ids order by j.jobId", Job.class)
+                    .setParameter("ids", ids).setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultList();
+        }
+        List<Job> owed = new ArrayList<>();
+        for (ReceivedMessage message : messages) {
+            record(message, message.deathReason() == null ? "unknown" : message.deathReason(), schemaVersions,
+                    clockUncertaintyMs).ifPresent(owed::add);
+        }
+        return owed;
+    }
+
+    private Optional<Job> record(ReceivedMessage message, String deathReason, Set<Integer> schemaVersions,
+            long clockUncertaintyMs) {
         long now = clock.millis();
-        Job job = receipt.trustedJob(message, schemaVersions, "dead-lettered (" + deathReason + "): ", now)
+        Job job = receipt.trustedJob(message, schemaVersions, "dead-lettered (" + deathReason + "): ", true, now)
                 .orElse(null);
         if (job == null) {
             return Optional.empty();

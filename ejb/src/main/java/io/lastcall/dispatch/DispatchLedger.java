@@ -27,6 +27,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * The worker path's transactions (docs/design.md, "Transactions"), each short, each locking the
@@ -49,6 +50,10 @@ public class DispatchLedger {
     /** The gate's decision, what a claim needs to dispatch, and the job's trace up to this check (for metrics). */
     public record GateResult(GateDecision decision, String jobId, String attemptId, String workload, String payload,
             long expiresAt, DeadlineSemantics semantics, Long publishedAt, Long receivedAt, long checkedAt) {
+    }
+
+    /** What receipt found and, when the gate could be passed in the same transaction, the gate's result (else null). */
+    public record Admission(Receipt receipt, GateResult gate) {
     }
 
     /**
@@ -80,9 +85,34 @@ public class DispatchLedger {
      * messages are quarantined, terminal and already-claimed jobs stop here (no resend), the rest
      * wait for a permit.
      */
-    public Receipt receive(ReceivedMessage message, Set<Integer> schemaVersions) {
+    public Receipt receive(ReceivedMessage message, Set<Integer> schemaVersions, boolean logDelivery) {
         long now = clock.millis();
-        Job job = receipt.trustedJob(message, schemaVersions, "", now).orElse(null);
+        Job job = receipt.trustedJob(message, schemaVersions, "", logDelivery, now).orElse(null);
+        return received(job, now);
+    }
+
+    /**
+     * Receipt and the final gate in one transaction, for a delivery that holds a permit already (one
+     * was free and nobody waited): under normal load this saves a transaction and a row lock per
+     * job. The permit counts from the receipt. A budgeted workload whose budget row does not exist
+     * yet is left to {@link #gate} (the admission's gate is then null).
+     */
+    public Admission receiveAndGate(ReceivedMessage message, Set<Integer> schemaVersions, boolean logDelivery,
+            long clockUncertaintyMs, Function<String, WorkloadPolicy> policies) {
+        long now = clock.millis();
+        Job job = receipt.trustedJob(message, schemaVersions, "", logDelivery, now).orElse(null);
+        Receipt received = received(job, now);
+        if (!received.proceed()) {
+            return new Admission(received, null);
+        }
+        WorkloadPolicy policy = policies.apply(job.getWorkload());
+        if (policy.budget() != null && em.find(BudgetLock.class, job.getWorkload()) == null) {
+            return new Admission(received, null);
+        }
+        return new Admission(received, decide(job, now, clockUncertaintyMs, policy));
+    }
+
+    private static Receipt received(Job job, long now) {
         if (job == null) {
             return Receipt.stop(null);
         }
@@ -103,7 +133,12 @@ public class DispatchLedger {
      * @param permitAt when the dispatch permit was granted, null if none is held
      */
     public GateResult gate(String jobId, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy) {
-        Job job = lock(jobId);
+        return decide(lock(jobId), permitAt, clockUncertaintyMs, policy);
+    }
+
+    /** The gate on a job whose row this transaction holds locked. */
+    private GateResult decide(Job job, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy) {
+        String jobId = job.getJobId();
         long now = clock.millis();
         SubjectRevision subject = em.find(SubjectRevision.class, job.getSubject());
         boolean superseded = subject != null && subject.supersedes(job.getSourceRevision());

@@ -39,6 +39,11 @@ public class DispatchPermits {
         return permits.acquire(deadlineAt);
     }
 
+    /** A permit at once if one is free and nobody is waiting; never blocks. */
+    public boolean tryAcquire() {
+        return permits.tryAcquire();
+    }
+
     public void release() {
         permits.release();
     }

@@ -33,9 +33,15 @@ public class MessageReceipt {
     @EJB
     private Quarantine quarantine;
 
-    /** @param context what the quarantine detail starts with (e.g. the dead-lettering), or "" */
-    public Optional<Job> trustedJob(ReceivedMessage message, Set<Integer> schemaVersions, String context, long now) {
-        deliveries.record(message);
+    /**
+     * @param context what the quarantine detail starts with (e.g. the dead-lettering), or ""
+     * @param logDelivery whether the delivery gets its delivery-log row (a quarantined message always has its own)
+     */
+    public Optional<Job> trustedJob(ReceivedMessage message, Set<Integer> schemaVersions, String context,
+            boolean logDelivery, long now) {
+        if (logDelivery) {
+            deliveries.record(message);
+        }
         if (message.unreadable() != null) {
             quarantine.record(message, null, QuarantinedMessage.Reason.MESSAGE_UNREADABLE,
                     context + message.unreadable(), now);

@@ -86,6 +86,20 @@ public final class PermitQueue {
         }
     }
 
+    /** A permit if one is free and nobody waits for one (never ahead of a waiter); never blocks. */
+    public boolean tryAcquire() {
+        lock.lock();
+        try {
+            if (free > 0 && waiters.isEmpty()) {
+                free--;
+                return true;
+            }
+            return false;
+        } finally {
+            lock.unlock();
+        }
+    }
+
     public void release() {
         lock.lock();
         try {

@@ -16,6 +16,8 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -36,6 +38,9 @@ import java.util.logging.Logger;
 public class Worker {
 
     private static final Logger LOG = Logger.getLogger(Worker.class.getName());
+
+    /** Workloads whose budget row is known to exist (rows are never deleted). */
+    private static final Set<String> BUDGET_ROWS = ConcurrentHashMap.newKeySet();
 
     @EJB
     DispatchLedger ledger;
@@ -76,20 +81,34 @@ public class Worker {
     }
 
     private void run(ReceivedMessage message) {
-        DispatchLedger.Receipt receipt = ledger.receive(message, settings.schemaVersions());
-        if (!receipt.proceed()) {
-            return;
-        }
         long uncertainty = settings.clockUncertaintyMs() + clockHealth.extraMarginMs();
-        WorkloadPolicy policy = settings.workloadOrDefault(receipt.workload());
-        if (policy.budget() != null) {
-            ensureBudgetRow(receipt.workload());
-        }
-        Long permitAt = null;
+        // a permit free at once (nobody waiting): receipt and gate in one transaction
+        Long permitAt = permits.tryAcquire() ? clock.millis() : null;
         boolean permitHandedOn = false;
         try {
-            permitAt = waitForPermit(receipt, uncertainty);
-            DispatchLedger.GateResult gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy);
+            DispatchLedger.Receipt receipt;
+            DispatchLedger.GateResult gate = null;
+            if (permitAt != null) {
+                DispatchLedger.Admission admission = ledger.receiveAndGate(message, settings.schemaVersions(),
+                        settings.workerDeliveryLog(), uncertainty, settings::workloadOrDefault);
+                receipt = admission.receipt();
+                gate = admission.gate();
+            } else {
+                receipt = ledger.receive(message, settings.schemaVersions(), settings.workerDeliveryLog());
+            }
+            if (!receipt.proceed()) {
+                return;
+            }
+            WorkloadPolicy policy = settings.workloadOrDefault(receipt.workload());
+            if (gate == null) {
+                if (policy.budget() != null) {
+                    ensureBudgetRow(receipt.workload());
+                }
+                if (permitAt == null) {
+                    permitAt = waitForPermit(receipt, uncertainty);
+                }
+                gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy);
+            }
             if (gate.decision() != GateDecision.NOT_CLAIMABLE) {
                 metrics.queueResidence(gate.workload(), gate.publishedAt(), gate.receivedAt());
                 metrics.consumerResidence(gate.workload(), gate.receivedAt(), gate.checkedAt());
@@ -218,11 +237,15 @@ public class Worker {
     }
 
     private void ensureBudgetRow(String workload) {
+        if (BUDGET_ROWS.contains(workload)) {
+            return;
+        }
         try {
             ledger.ensureBudgetRow(workload);
         } catch (EJBException createdConcurrently) {
             // another delivery created it first
         }
+        BUDGET_ROWS.add(workload);
     }
 
     /** Waits for a permit for as long as the job may still be dispatched; returns when it was granted, or null. */

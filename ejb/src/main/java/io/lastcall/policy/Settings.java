@@ -129,12 +129,20 @@ public class Settings {
         return Math.max(1, number("lastcall.dispatch.handoff-max-ms", 100));
     }
 
+    /**
+     * Whether every delivery from a work queue gets a delivery-log row ({@code lastcall.worker.delivery-log},
+     * true): the log shows redeliveries and what each message carried; without it a job costs one
+     * insert less. Dead-letter deliveries and quarantined messages are always recorded.
+     */
+    public boolean workerDeliveryLog() {
+        return config.getOptionalValue("lastcall.worker.delivery-log", Boolean.class).orElse(true);
+    }
+
     /** How long a settlement that fails (database blip after a finished call) is retried before it is given up. */
     public long settleRetryMs() {
         return Math.max(0, number("lastcall.dispatch.settle-retry-ms", 120_000));
     }
 
-    /** Request bodies larger than this are refused with 413 ({@code lastcall.ingress.max-body-bytes}). */
     /** Confirm channels ingress publishes on concurrently (one connection). */
     public int publisherChannels() {
         return (int) Math.max(1, number("lastcall.ingress.publisher-channels", 8));
@@ -150,6 +158,7 @@ public class Settings {
         return Math.max(1_024, number("lastcall.ingress.max-batch-body-bytes", 16L * 1024 * 1024));
     }
 
+    /** Request bodies larger than this are refused with 413 ({@code lastcall.ingress.max-body-bytes}). */
     public long ingressMaxBodyBytes() {
         return Math.max(1_024, number("lastcall.ingress.max-body-bytes", 1024 * 1024));
     }
@@ -224,6 +233,18 @@ public class Settings {
 
     public int retentionBatchesPerPass() {
         return (int) number("lastcall.retention.batches-per-pass", 10);
+    }
+
+    /**
+     * Ended jobs rolled up into the ended totals per transaction ({@code lastcall.reconciler.rollup-batch-size});
+     * each pass runs at most {@link #rollUpBatchesPerPass()} of them, which must outpace the jobs ending.
+     */
+    public int rollUpBatchSize() {
+        return (int) Math.max(1, number("lastcall.reconciler.rollup-batch-size", 1_000));
+    }
+
+    public int rollUpBatchesPerPass() {
+        return (int) Math.max(1, number("lastcall.reconciler.rollup-batches-per-pass", 30));
     }
 
     public long reconcilerRepublishAfterMs() {

@@ -56,6 +56,23 @@ class PermitQueueTest {
     }
 
     @Test
+    void tryAcquireTakesAFreePermitButNeverOneAWaiterIsOwed() throws Exception {
+        PermitQueue permits = new PermitQueue(1, PermitQueue.Order.EDF, now::get);
+        assertTrue(permits.tryAcquire());
+        assertFalse(permits.tryAcquire(), "none free");
+        Thread waiting = waiter(permits, "waiting", now.get() + 60_000);
+        awaitWaiting(permits, 1);
+
+        permits.release();
+        waiting.join(5_000);
+        assertEquals(List.of("waiting"), granted, "the freed permit went to the waiter");
+        assertFalse(permits.tryAcquire());
+        permits.release();
+        assertTrue(permits.tryAcquire(), "free again, nobody waiting");
+        assertEquals(1, permits.inUse());
+    }
+
+    @Test
     void fifoGivesItToTheFirstArrival() throws Exception {
         PermitQueue permits = new PermitQueue(1, PermitQueue.Order.FIFO, now::get);
         assertTrue(permits.acquire(now.get() + 1));

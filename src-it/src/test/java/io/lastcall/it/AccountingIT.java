@@ -59,6 +59,25 @@ class AccountingIT extends SpyBackedDeployment {
     }
 
     @Test
+    void aBacklogThatExpiresInTheBrokerTogetherIsRecordedJobByJobWithoutAModelCall() {
+        Jobs.occupyConsumers(spy, 0, 6_000);
+        long expiresAt = Jobs.now() + 1_500;
+        List<String> ids = java.util.stream.IntStream.range(0, 40).mapToObj(i -> Jobs.newId("stale-batch")).toList();
+        ids.forEach(id -> Jobs.submit(Jobs.envelope(id, expiresAt, "spy-ok")));
+
+        Set<String> deadLettered = Await.until("every message recorded from the dead-letter queue", WAIT,
+                () -> Api.deliveries("it.lastcall.dead").stream().map(d -> d.messageId().substring(3))
+                        .filter(ids::contains).collect(Collectors.toSet()), s -> s.size() == ids.size());
+        assertEquals(Set.copyOf(ids), deadLettered);
+        for (String id : ids) {
+            JsonObject job = Jobs.awaitOutcome(id, WAIT);
+            assertEquals("EXPIRED_NOT_STARTED", job.getString("outcome"), job.toString());
+            assertEquals("IN_BROKER", job.getString("reason"), job.toString());
+            assertEquals(List.of(), spy.requestsFor(id), "zero handoffs");
+        }
+    }
+
+    @Test
     void prefetchOneThreeJobsSlowWorkerOneRefusedAtTheGateTwoExpiredInTheBroker() {
         Jobs.occupyConsumers(spy, 1, 6_000);
         long deadline = Jobs.now() + 2_000;
