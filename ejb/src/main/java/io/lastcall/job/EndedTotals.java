@@ -10,15 +10,17 @@ import java.math.BigDecimal;
 import java.util.Objects;
 
 /**
- * What retention removed from the ledger, per workload, outcome, reason and estimate revision:
- * jobs, their estimates, attempts, cost and reservations. The stats add these rows to the live
- * ones, so counts, spend, avoided exposure and the invariant survive a purge. reason and
- * estimateRevision are "" for none (they are part of the key).
+ * The figures of ended jobs that are no longer counted row by row, per workload, outcome, reason
+ * and estimate revision: jobs, their estimates, attempts (and double claims among them), cost and
+ * reservations. The reconciler rolls each ended job up into these rows (an ended job's figures
+ * never change) before retention may delete it; the stats add them to the live rows, so counts,
+ * spend, avoided exposure and the invariant hold at any ledger size and survive a purge. reason
+ * and estimateRevision are "" for none (they are part of the key).
  */
 @Entity
-@Table(name = "lc_purged_totals")
-@IdClass(PurgedTotals.Key.class)
-public class PurgedTotals {
+@Table(name = "lc_ended_totals")
+@IdClass(EndedTotals.Key.class)
+public class EndedTotals {
 
     /** The composite key. */
     public static class Key implements Serializable {
@@ -81,10 +83,13 @@ public class PurgedTotals {
     @Column(name = "reserved", nullable = false, precision = 19, scale = 6)
     private BigDecimal reserved = BigDecimal.ZERO;
 
-    protected PurgedTotals() {
+    @Column(name = "double_claims", nullable = false)
+    private long doubleClaims;
+
+    protected EndedTotals() {
     }
 
-    public PurgedTotals(Key key) {
+    public EndedTotals(Key key) {
         this.workload = key.workload;
         this.state = key.state;
         this.reason = key.reason;
@@ -92,12 +97,14 @@ public class PurgedTotals {
     }
 
     /** Adds one ended job and its attempts' figures. */
-    public void add(BigDecimal jobEstimate, long attemptCount, BigDecimal attemptCost, BigDecimal attemptReserved) {
+    public void add(BigDecimal jobEstimate, long attemptCount, BigDecimal attemptCost, BigDecimal attemptReserved,
+            long jobDoubleClaims) {
         jobs++;
         estimate = estimate.add(jobEstimate);
         attempts += attemptCount;
         cost = cost.add(attemptCost);
         reserved = reserved.add(attemptReserved);
+        doubleClaims += jobDoubleClaims;
     }
 
     public String getWorkload() { return workload; }
@@ -110,4 +117,5 @@ public class PurgedTotals {
     public long getAttempts() { return attempts; }
     public BigDecimal getCost() { return cost; }
     public BigDecimal getReserved() { return reserved; }
+    public long getDoubleClaims() { return doubleClaims; }
 }

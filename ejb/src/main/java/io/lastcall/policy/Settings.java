@@ -247,6 +247,14 @@ public class Settings {
         return (int) Math.max(1, number("lastcall.reconciler.rollup-batches-per-pass", 30));
     }
 
+    /**
+     * How long after a job ended it is rolled up ({@code lastcall.reconciler.rollup-lag-ms}): longer
+     * than any transaction that ends a job takes to commit, plus the servers' clock skew.
+     */
+    public long rollUpLagMs() {
+        return Math.max(0, number("lastcall.reconciler.rollup-lag-ms", 60_000));
+    }
+
     public long reconcilerRepublishAfterMs() {
         return number("lastcall.reconciler.republish-after-ms", 10_000);
     }

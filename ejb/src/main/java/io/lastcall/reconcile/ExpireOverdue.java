@@ -9,10 +9,13 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import java.util.List;
 
 /**
  * Rule 2: a job not claimed and past its deadline plus grace — the broker dropped it silently, or
- * its message was lost — expires: IN_BROKER if it was queued, else RECONCILED.
+ * its message was lost, or a backlog outlived it — expires: IN_BROKER if it was queued, else
+ * RECONCILED. In batches: after an outage thousands can be overdue at once, and one transaction
+ * each would compete with the fresh work's drain.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -21,12 +24,27 @@ public class ExpireOverdue {
     @PersistenceContext(unitName = "ledger")
     private EntityManager em;
 
-    public boolean apply(String jobId, long now, long graceMs) {
-        Job job = em.find(Job.class, jobId, LockModeType.PESSIMISTIC_WRITE);
-        if (job == null || !job.getState().isPreClaim() || now <= job.getExpiresAt() + graceMs) {
-            return false;
+    /**
+     * Ends up to {@code limit} overdue jobs in one transaction, the earliest deadlines first; they
+     * are locked by one query in id order (the order every multi-row locker uses) and re-checked
+     * under the lock. Returns how many ended.
+     */
+    public int batch(long now, long graceMs, int limit) {
+        long before = now - graceMs;
+        List<String> ids = em.createQuery("select j.jobId from Job j where j.state in :preClaim"
+                        + " and j.expiresAt < :before order by j.expiresAt", String.class)
+                .setParameter("preClaim", JobState.preClaimStates()).setParameter("before", before)
+                .setMaxResults(limit).getResultList();
+        if (ids.isEmpty()) {
+            return 0;
         }
-        job.end(job.getState() == JobState.QUEUED ? Outcome.EXPIRED_IN_BROKER : Outcome.EXPIRED_RECONCILED, now);
-        return true;
+        List<Job> overdue = em.createQuery("select j from Job j where j.jobId in :ids and j.state in :preClaim"
+                        + " and j.expiresAt < :before order by j.jobId", Job.class)
+                .setParameter("ids", ids).setParameter("preClaim", JobState.preClaimStates())
+                .setParameter("before", before).setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultList();
+        for (Job job : overdue) {
+            job.end(job.getState() == JobState.QUEUED ? Outcome.EXPIRED_IN_BROKER : Outcome.EXPIRED_RECONCILED, now);
+        }
+        return overdue.size();
     }
 }

@@ -1,21 +1,29 @@
 package io.lastcall.reconcile;
 
+import io.lastcall.job.EndedTotals;
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
-import io.lastcall.job.PurgedTotals;
+import io.lastcall.job.RollUpMark;
 import io.lastcall.job.WorkloadCounter;
 import io.lastcall.policy.Settings;
+import io.lastcall.schema.LedgerSchema;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
+import jakarta.persistence.Query;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * Counts and money per workload, computed from the ledger rows: outcomes by reason, in flight,
+ * Counts and money per workload: the ended totals (jobs rolled up) plus the live rows, so no
+ * query reads the whole ledger. Outcomes by reason, in flight,
  * actual spend, reserved exposure, and the estimated avoided exposure of jobs that expired before
  * dispatch — kept apart from spend and grouped by estimate revision. Also the invariant, which
  * can fail: {@code accepted} is ingress's own counter (written with each job), compared with the
@@ -24,6 +32,7 @@ import java.util.TreeMap;
  * LATEST_START call may legitimately run past the deadline).
  */
 @Stateless
+@TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class LedgerStats {
 
     /** One workload's figures. */
@@ -44,21 +53,22 @@ public class LedgerStats {
         public BigDecimal avoidedExposure = BigDecimal.ZERO;
         public long doubleClaims;
 
-        /** Jobs that retention removed still count: they ended, and their money was spent or avoided. */
-        void addPurged(PurgedTotals purged) {
-            String state = purged.getState().name();
-            jobs += purged.getJobs();
-            terminal += purged.getJobs();
-            outcomes.merge(state, purged.getJobs(), Long::sum);
-            reasons.merge(state + (purged.getReason() == null ? "" : "/" + purged.getReason()), purged.getJobs(),
+        /** Ended jobs counted in the totals (rolled up, and perhaps purged since): they ended, and their money was spent or avoided. */
+        void addEnded(EndedTotals ended) {
+            String state = ended.getState().name();
+            jobs += ended.getJobs();
+            terminal += ended.getJobs();
+            outcomes.merge(state, ended.getJobs(), Long::sum);
+            reasons.merge(state + (ended.getReason() == null ? "" : "/" + ended.getReason()), ended.getJobs(),
                     Long::sum);
-            attempts += purged.getAttempts();
-            actualSpend = actualSpend.add(purged.getCost());
-            reserved = reserved.add(purged.getReserved());
-            if (purged.getState() == JobState.EXPIRED_NOT_STARTED) {
-                avoidedExposureByEstimateRevision.merge(purged.getEstimateRevision(), purged.getEstimate(),
+            attempts += ended.getAttempts();
+            actualSpend = actualSpend.add(ended.getCost());
+            reserved = reserved.add(ended.getReserved());
+            doubleClaims += ended.getDoubleClaims();
+            if (ended.getState() == JobState.EXPIRED_NOT_STARTED) {
+                avoidedExposureByEstimateRevision.merge(ended.getEstimateRevision(), ended.getEstimate(),
                         BigDecimal::add);
-                avoidedExposure = avoidedExposure.add(purged.getEstimate());
+                avoidedExposure = avoidedExposure.add(ended.getEstimate());
             }
         }
 
@@ -67,23 +77,38 @@ public class LedgerStats {
         }
     }
 
+    /** A job not counted in the ended totals yet. */
+    private static final String LIVE_JOB = "(j.finishedAt > :rolledUpTo or j.state in :open)";
+    /** An attempt of such a job. */
+    private static final String LIVE_ATTEMPT = "a.jobId in (select j.jobId from Job j where " + LIVE_JOB + ")";
+
     @PersistenceContext(unitName = "ledger")
     private EntityManager em;
+
+    @EJB
+    LedgerSchema schema;
 
     @Inject
     Settings settings;
 
     /** The figures at {@code now}; the reconciler's grace decides what counts as overdue. */
     public Map<String, Workload> byWorkload(long now) {
+        if ("postgresql".equals(schema.vendor())) {
+            // one snapshot for every query below: read committed would let a job accepted, ended or
+            // rolled up between two of them count twice or not at all, a false invariant violation
+            em.createNativeQuery("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ").executeUpdate();
+        }
         long grace = settings.reconcilerGraceMs();
         long overdueBefore = now - grace;
         Map<String, Workload> result = new TreeMap<>();
+        RollUpMark mark = em.find(RollUpMark.class, RollUpMark.ID);
+        long rolledUpTo = mark == null ? 0 : mark.getRolledUpTo();
         for (WorkloadCounter counter : em.createQuery("select c from WorkloadCounter c", WorkloadCounter.class)
                 .getResultList()) {
             result.computeIfAbsent(counter.getWorkload(), k -> new Workload()).accepted = counter.getAccepted();
         }
-        for (Object[] row : rows("select j.workload, j.state, j.reason, count(j) from Job j"
-                + " group by j.workload, j.state, j.reason")) {
+        for (Object[] row : live("select j.workload, j.state, j.reason, count(j) from Job j where " + LIVE_JOB
+                + " group by j.workload, j.state, j.reason", rolledUpTo)) {
             Workload w = result.computeIfAbsent((String) row[0], k -> new Workload());
             JobState state = (JobState) row[1];
             long count = ((Number) row[3]).longValue();
@@ -97,8 +122,7 @@ public class LedgerStats {
                 w.inFlightByState.merge(state.name(), count, Long::sum);
             }
         }
-        for (Object[] row : rows("select j.workload, count(j) from Job j where j.state not in :terminal"
-                + " and j.state <> io.lastcall.job.JobState.HANDED_OFF"
+        for (Object[] row : rows("select j.workload, count(j) from Job j where j.state in :waiting"
                 + " and j.expiresAt < :before group by j.workload", overdueBefore)) {
             result.computeIfAbsent((String) row[0], k -> new Workload()).overdue = ((Number) row[1]).longValue();
         }
@@ -110,39 +134,51 @@ public class LedgerStats {
                 result.computeIfAbsent(job.getWorkload(), k -> new Workload()).overdue++;
             }
         }
-        for (Object[] row : rows("select a.workload, coalesce(sum(a.cost), 0), coalesce(sum(a.reserved), 0), count(a)"
-                + " from Attempt a group by a.workload")) {
+        for (Object[] row : live("select a.workload, coalesce(sum(a.cost), 0), coalesce(sum(a.reserved), 0), count(a)"
+                + " from Attempt a where " + LIVE_ATTEMPT + " group by a.workload", rolledUpTo)) {
             Workload w = result.computeIfAbsent((String) row[0], k -> new Workload());
             w.actualSpend = (BigDecimal) row[1];
             w.reserved = (BigDecimal) row[2];
             w.attempts = ((Number) row[3]).longValue();
         }
-        for (Object[] row : rows("select j.workload, j.estimateRevision, sum(j.estimate) from Job j"
-                + " where j.state = io.lastcall.job.JobState.EXPIRED_NOT_STARTED"
-                + " group by j.workload, j.estimateRevision")) {
+        for (Object[] row : live("select j.workload, j.estimateRevision, sum(j.estimate) from Job j"
+                + " where j.finishedAt > :rolledUpTo and j.state = io.lastcall.job.JobState.EXPIRED_NOT_STARTED"
+                + " group by j.workload, j.estimateRevision", rolledUpTo)) {
             Workload w = result.computeIfAbsent((String) row[0], k -> new Workload());
             w.avoidedExposureByEstimateRevision.put((String) row[1], (BigDecimal) row[2]);
             w.avoidedExposure = w.avoidedExposure.add((BigDecimal) row[2]);
         }
-        for (Object[] row : rows("select a.workload, a.jobId, a.generation from Attempt a"
-                + " group by a.workload, a.jobId, a.generation having count(a) > 1")) {
+        for (Object[] row : live("select a.workload, a.jobId, a.generation from Attempt a where " + LIVE_ATTEMPT
+                + " group by a.workload, a.jobId, a.generation having count(a) > 1", rolledUpTo)) {
             result.computeIfAbsent((String) row[0], k -> new Workload()).doubleClaims++;
         }
-        for (PurgedTotals purged : em.createQuery("select p from PurgedTotals p", PurgedTotals.class).getResultList()) {
-            result.computeIfAbsent(purged.getWorkload(), k -> new Workload()).addPurged(purged);
+        for (EndedTotals ended : em.createQuery("select t from EndedTotals t", EndedTotals.class).getResultList()) {
+            result.computeIfAbsent(ended.getWorkload(), k -> new Workload()).addEnded(ended);
         }
         return result;
     }
 
+    /** Over the jobs not rolled up: ended after the mark, or not ended (the indexes on finished_at and state find them). */
     @SuppressWarnings("unchecked")
-    private List<Object[]> rows(String jpql) {
-        return em.createQuery(jpql).getResultList();
+    private List<Object[]> live(String jpql, long rolledUpTo) {
+        Query query = em.createQuery(jpql).setParameter("rolledUpTo", rolledUpTo);
+        if (jpql.contains(":open")) {
+            query.setParameter("open", JobState.open());
+        }
+        return query.getResultList();
+    }
+
+    /** Not ended and not handed off: overdue once past the deadline plus the grace (the index on state finds them). */
+    private static Set<JobState> waitingStates() {
+        Set<JobState> waiting = JobState.open();
+        waiting.remove(JobState.HANDED_OFF);
+        return waiting;
     }
 
     @SuppressWarnings("unchecked")
     private List<Object[]> rows(String jpql, long before) {
         return em.createQuery(jpql).setParameter("before", before)
-                .setParameter("terminal", JobState.terminalStates())
+                .setParameter("waiting", waitingStates())
                 .getResultList();
     }
 }

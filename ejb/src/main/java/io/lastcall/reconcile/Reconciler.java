@@ -45,10 +45,12 @@ public class Reconciler {
 
     private static final Logger LOG = Logger.getLogger(Reconciler.class.getName());
     private static final int BATCH = 500;
+    /** Overdue jobs ended per pass at most: 20 transactions of 500. */
+    private static final int EXPIRE_BATCHES = 20;
 
     /** What one pass did, the rules that failed, and the figures after it. */
     public record Report(long at, int republished, int expired, int revoked, int unknown, int previousBoot,
-            Purged purged, List<String> failures, Map<String, LedgerStats.Workload> workloads) {
+            int rolledUp, Purged purged, List<String> failures, Map<String, LedgerStats.Workload> workloads) {
         public boolean invariantHolds() {
             return workloads.values().stream().allMatch(LedgerStats.Workload::invariantHolds);
         }
@@ -83,6 +85,9 @@ public class Reconciler {
 
     @EJB
     MarkSilentHandoffs markSilentHandoffs;
+
+    @EJB
+    RollUpEndedJobs rollUpEndedJobs;
 
     @EJB
     PurgeEndedJobs purgeEndedJobs;
@@ -164,12 +169,8 @@ public class Reconciler {
                     clock.millis()).map(job -> publisher.publish(job.getJobId(), job.getWorkload(), 0)).orElse(false));
             republished += Boolean.TRUE.equals(done) ? 1 : 0;
         }
-        int expired = 0;
-        for (Job job : candidates("expire", failures,
-                () -> queries.inStates(JobState.preClaimStates(), now - grace, BATCH))) {
-            expired += Boolean.TRUE.equals(each("expire " + job.getJobId(), failures,
-                    () -> expireOverdue.apply(job.getJobId(), clock.millis(), grace))) ? 1 : 0;
-        }
+        int expired = batches(EXPIRE_BATCHES, BATCH, "expire overdue", failures,
+                () -> expireOverdue.batch(clock.millis(), grace, BATCH));
         int revoked = 0;
         for (Job job : candidates("revoke", failures, () -> queries.inStates(Set.of(JobState.CLAIMED), BATCH))) {
             Boolean readmitted = each("revoke " + job.getJobId(), failures, () -> revokeLostClaims.apply(
@@ -186,9 +187,12 @@ public class Reconciler {
                     () -> markSilentHandoffs.apply(job.getJobId(), clock.millis(),
                             settings.workloadOrDefault(job.getWorkload()), grace))) ? 1 : 0;
         }
+        int rollUpSize = settings.rollUpBatchSize();
+        int rolledUp = batches(settings.rollUpBatchesPerPass(), rollUpSize, "roll up ended jobs", failures,
+                () -> rollUpEndedJobs.batch(clock.millis(), settings.rollUpLagMs(), rollUpSize));
         Purged purged = purge(now, failures);
         Map<String, LedgerStats.Workload> figures = each("stats", failures, () -> stats.byWorkload(clock.millis()));
-        return new Report(now, republished, expired, revoked, unknown, previousBoot, purged, failures,
+        return new Report(now, republished, expired, revoked, unknown, previousBoot, rolledUp, purged, failures,
                 figures == null ? Map.of() : figures);
     }
 
@@ -199,7 +203,7 @@ public class Reconciler {
         }
     }
 
-    /** Retention: bounded batches of each kind, oldest first; totals survive in lc_purged_totals. */
+    /** Retention: bounded batches of each kind, oldest first; only rolled-up jobs, whose totals stay in lc_ended_totals. */
     private Purged purge(long now, List<String> failures) {
         long maxAge = settings.retentionMaxAgeMs();
         if (maxAge <= 0) {

@@ -1,6 +1,8 @@
 package io.lastcall.schema;
 
 import jakarta.annotation.PostConstruct;
+import jakarta.ejb.Lock;
+import jakarta.ejb.LockType;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
 import jakarta.ejb.TransactionAttribute;
@@ -37,6 +39,7 @@ public class LedgerSchema {
     String dataSourceName;
 
     private volatile String version = "unknown";
+    private volatile String vendor = "unknown";
 
     // Flyway commits on its own; it must not run inside a JTA transaction (set on the method:
     // a lifecycle callback does not take the class's attribute on every server)
@@ -44,10 +47,11 @@ public class LedgerSchema {
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     void migrate() {
         DataSource dataSource = lookup(dataSourceName);
+        vendor = vendor(dataSource);
         Flyway flyway = Flyway.configure(LedgerSchema.class.getClassLoader())
                 .dataSource(dataSource)
                 .table(HISTORY_TABLE)
-                .locations("classpath:db/migration/common", "classpath:db/migration/" + vendor(dataSource))
+                .locations("classpath:db/migration/common", "classpath:db/migration/" + vendor)
                 .baselineOnMigrate(true)
                 .baselineVersion("1")
                 .baselineDescription("ledger created by lastcall 0.1")
@@ -60,8 +64,15 @@ public class LedgerSchema {
     }
 
     /** The schema version after the migration at deploy. */
+    @Lock(LockType.READ)
     public String version() {
         return version;
+    }
+
+    /** The ledger's database: h2 or postgresql. */
+    @Lock(LockType.READ)
+    public String vendor() {
+        return vendor;
     }
 
     /** The folder of the vendor's own scripts: h2 or postgresql. */
