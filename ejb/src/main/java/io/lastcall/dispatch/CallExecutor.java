@@ -7,6 +7,7 @@ import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -17,11 +18,12 @@ import java.util.logging.Logger;
 /**
  * The threads model calls run on once they are handed off, so that a consumer thread is free for
  * the next delivery as soon as the HANDED_OFF commit is made (docs/design.md §3): as many
- * container-managed threads as there are dispatch permits — a permit holder always finds one at
- * once, so its request is written within the handoff authorization — started on demand and
- * retired after a minute idle.
+ * container-managed threads as there are dispatch permits, all started with the application — a
+ * permit holder always finds one waiting, so its request is written within the handoff
+ * authorization.
  */
 @Singleton
+@Startup
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
 public class CallExecutor {
 
@@ -38,8 +40,10 @@ public class CallExecutor {
     @PostConstruct
     void start() {
         int size = settings.dispatchPermits();
-        pool = new ThreadPoolExecutor(size, size, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
-        pool.allowCoreThreadTimeOut(true);
+        pool = new ThreadPoolExecutor(size, size, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
+        // started now and kept: a thread created on demand (the container captures its context)
+        // took longer than the handoff authorization on a loaded 2-core machine, and the call was not sent
+        pool.prestartAllCoreThreads();
     }
 
     public void run(Runnable call) {
