@@ -5,14 +5,19 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The benchmark's model backend: an OpenAI-compatible chat-completions endpoint that answers
- * after the delay in the file given (0 = at once), with usage, and counts requests and the peak
- * of requests in progress at once. GET /stats → "requests peak"; POST /reset zeroes both.
+ * after the delay in the file given (0 = at once), with usage. It counts requests, the peak of
+ * requests in progress at once, requests that arrive after their job's deadline (X-Lastcall-Deadline;
+ * must stay 0), and answers given before / after the deadline. POST /hold makes requests wait until
+ * POST /release (an outage of the model). GET /stats → "requests peak stale useful late running";
+ * POST /reset zeroes the counters.
  * Run: java bench/Backend.java PORT DELAY_FILE
  */
 public class Backend {
@@ -22,6 +27,10 @@ public class Backend {
         AtomicInteger running = new AtomicInteger();
         AtomicInteger peak = new AtomicInteger();
         AtomicLong requests = new AtomicLong();
+        AtomicLong stale = new AtomicLong();
+        AtomicLong useful = new AtomicLong();
+        AtomicLong late = new AtomicLong();
+        AtomicReference<CountDownLatch> hold = new AtomicReference<>(new CountDownLatch(0));
         HttpServer server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 4096);
         server.setExecutor(Executors.newCachedThreadPool());
         byte[] answer = ("{\"id\":\"bench\",\"object\":\"chat.completion\",\"choices\":[{\"index\":0,\"message\":"
@@ -32,11 +41,20 @@ public class Backend {
             int now = running.incrementAndGet();
             peak.accumulateAndGet(now, Math::max);
             requests.incrementAndGet();
+            String arrivedDeadline = exchange.getRequestHeaders().getFirst("X-Lastcall-Deadline");
+            if (arrivedDeadline != null && System.currentTimeMillis() > Long.parseLong(arrivedDeadline)) {
+                stale.incrementAndGet(); // handed to the model after its deadline: must never happen
+            }
             try {
                 exchange.getRequestBody().readAllBytes();
+                hold.get().await();
                 long delay = Long.parseLong(Files.readString(delayFile).trim());
                 if (delay > 0) {
                     Thread.sleep(delay);
+                }
+                String deadline = exchange.getRequestHeaders().getFirst("X-Lastcall-Deadline");
+                if (deadline != null) {
+                    (System.currentTimeMillis() <= Long.parseLong(deadline) ? useful : late).incrementAndGet();
                 }
                 exchange.getResponseHeaders().set("Content-Type", "application/json");
                 exchange.sendResponseHeaders(200, answer.length);
@@ -51,15 +69,32 @@ public class Backend {
             }
         });
         server.createContext("/stats", exchange -> {
-            byte[] body = (requests.get() + " " + peak.get()).getBytes(StandardCharsets.UTF_8);
+            byte[] body = (requests.get() + " " + peak.get() + " " + stale.get() + " " + useful.get() + " " + late.get()
+                    + " " + running.get()).getBytes(StandardCharsets.UTF_8);
             exchange.sendResponseHeaders(200, body.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(body);
             }
         });
         server.createContext("/reset", exchange -> {
+            exchange.getRequestBody().readAllBytes(); // else the kept-alive connection is reset
             requests.set(0);
             peak.set(running.get());
+            stale.set(0);
+            useful.set(0);
+            late.set(0);
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        server.createContext("/hold", exchange -> {
+            exchange.getRequestBody().readAllBytes(); // else the kept-alive connection is reset
+            hold.set(new CountDownLatch(1));
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        server.createContext("/release", exchange -> {
+            exchange.getRequestBody().readAllBytes(); // else the kept-alive connection is reset
+            hold.get().countDown();
             exchange.sendResponseHeaders(204, -1);
             exchange.close();
         });

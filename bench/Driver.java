@@ -35,7 +35,8 @@ import java.util.regex.Pattern;
  */
 public class Driver {
 
-    static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build(); // as producers post: cleartext HTTP/2 stalled Grizzly
     static String base;
     static String auth;
     static String viewerAuth;
@@ -52,10 +53,15 @@ public class Driver {
         delayFile = Path.of(args[3]);
         Path report = Path.of(args[4]);
         Files.writeString(delayFile, "0");
+        if (args.length > 5 && args[5].equals("overload")) {
+            overload(args[6], report);
+            return;
+        }
 
         int size = envelope("size-probe", System.currentTimeMillis() + 600_000).getBytes(StandardCharsets.UTF_8).length;
         double rawPublish = rawPublish(20_000, 200, 120);
         double rawConsume = rawConsume(20_000, 64);
+        ingressSingle(1_000, 8); // warm-up: the server was just deployed
         double single = ingressSingle(2_000, 8);
         row("ingress, `POST /api/jobs`, 8 client threads", single, "raw persistent publish, 200 confirms outstanding",
                 rawPublish);
@@ -69,10 +75,11 @@ public class Driver {
         rows.add("| check → wire under that drain: p50 / p99 / max | " + wire[0] + " / " + wire[1] + " / " + wire[2]
                 + " ms | | | |");
         inFlight(2_000, 2_000);
+        outageRecovery();
 
         notes.add("Everything shares the machine's cores: Payara, PostgreSQL, RabbitMQ, the backend and this driver."
-                + " The ingress figures are taken while the same jobs are being drained. Not measured yet:"
-                + " outage recovery (10,000 queued, half stale) and EDF against FIFO at 2x overload.");
+                + " The ingress figures are taken while the same jobs are being drained. What limits them, and what"
+                + " was measured while changing it: [performance.md](performance.md).");
         String md = "# lastcall benchmark\n\n" + LocalDate.now() + ", " + Runtime.getRuntime().availableProcessors()
                 + " cores, PostgreSQL, one Payara server, RabbitMQ on the same machine; `./bench/run`.\n"
                 + "Envelope " + size + " bytes; raw messages 120 bytes (a reference's size).\n\n"
@@ -137,8 +144,13 @@ public class Driver {
     // ---- lastcall ----
 
     static String envelope(String id, long expiresAt) {
-        return "{\"job_id\":\"" + id + "\",\"workload\":\"incident-summary\",\"schema_version\":1,\"expires_at\":"
-                + expiresAt + ",\"deadline_semantics\":\"LATEST_START\",\"min_execution_ms\":0,\"subject\":\"B-" + id
+        return envelope(id, "incident-summary", expiresAt, "LATEST_START", 0);
+    }
+
+    static String envelope(String id, String workload, long expiresAt, String semantics, long minExecutionMs) {
+        return "{\"job_id\":\"" + id + "\",\"workload\":\"" + workload + "\",\"schema_version\":1,\"expires_at\":"
+                + expiresAt + ",\"deadline_semantics\":\"" + semantics + "\",\"min_execution_ms\":" + minExecutionMs
+                + ",\"subject\":\"B-" + id
                 + "\",\"source_revision\":\"r1\",\"payload\":{\"model\":\"bench\",\"max_tokens\":16,"
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"summarize the incident\"}]}}";
     }
@@ -237,11 +249,139 @@ public class Driver {
             Thread.sleep(200);
         }
         double seconds = (System.nanoTime() - start) / 1e9;
-        String[] stats = HTTP.send(HttpRequest.newBuilder(URI.create(backend + "/stats")).build(),
-                HttpResponse.BodyHandlers.ofString()).body().split(" ");
+        long[] stats = backendStats();
         rows.add(String.format(Locale.ROOT, "| calls in flight: %,d jobs, %d s model, 1,000 permits, 16 consumers |"
                 + " peak %s at once; all done in %.1f s | | | |", n, callMs / 1000, stats[1], seconds));
         Files.writeString(delayFile, "0");
+    }
+
+    /**
+     * Outage recovery: the model holds every permit (1,000 calls that do not answer), a backlog
+     * builds up behind it, half of it with deadlines that pass during the outage; then the model
+     * answers again. Measured twice in the same way: 5,000 fresh jobs alone, and 5,000 fresh with
+     * 5,000 stale interleaved in the same queue (workload alert-digest; the stale ones' ids start
+     * "stale-" and must never reach the model). The rate is the fresh jobs over the time from the
+     * release until every job of the backlog has ended.
+     */
+    static void outageRecovery() throws Exception {
+        double[] freshOnly = outage(0, 5_000);
+        double[] mixed = outage(5_000, 5_000);
+        rows.add(String.format(Locale.ROOT, "| outage recovery: 10,000 queued behind a model outage, 5,000 stale"
+                + " | fresh drain %.0f/s; calls that reached the model after their deadline: %d | the same 5,000 fresh"
+                + " without the stale |"
+                + " %.0f/s | %.2f |", mixed[0], (long) mixed[1], freshOnly[0], mixed[0] / freshOnly[0]));
+    }
+
+    /** Returns {fresh jobs drained per second after the release, model calls for stale jobs}. */
+    static double[] outage(int stale, int fresh) throws Exception {
+        backend("/reset");
+        backend("/hold");
+        for (int b = 0; b < 2; b++) {
+            postBatch(500, 600_000);
+        }
+        // every permit held by a call the model does not answer (a few may be going round a retry tier)
+        long seen = -1;
+        for (int stable = 0; backendStats()[5] < 1_000 && stable < 25; ) {
+            long running = backendStats()[5];
+            stable = running == seen ? stable + 1 : 0;
+            seen = running;
+            Thread.sleep(200);
+        }
+        long before = terminal("alert-digest");
+        long lastStaleDeadline = 0;
+        int perBatch = 500;
+        int batches = (stale + fresh) / perBatch;
+        for (int b = 0; b < batches; b++) {
+            StringBuilder body = new StringBuilder("{\"jobs\":[");
+            long now = System.currentTimeMillis();
+            for (int i = 0; i < perBatch; i++) {
+                boolean isStale = stale > 0 && i % 2 == 0;
+                String env = isStale
+                        ? envelope("stale-" + UUID.randomUUID(), "alert-digest", now + 20_000, "LATEST_START", 0)
+                        : envelope(id(), "alert-digest", now + 600_000, "LATEST_START", 0);
+                body.append(i == 0 ? "" : ",").append(env);
+            }
+            send("/api/jobs/batch", body.append("]}").toString());
+            lastStaleDeadline = stale > 0 ? now + 20_000 : 0;
+        }
+        while (System.currentTimeMillis() < lastStaleDeadline + 2_000) {
+            Thread.sleep(200);
+        }
+        long start = System.nanoTime();
+        backend("/release");
+        while (terminal("alert-digest") < before + stale + fresh) {
+            Thread.sleep(100);
+        }
+        double rate = rate(fresh, start);
+        awaitIdle();
+        return new double[] {rate, backendStats()[2]};
+    }
+
+    /**
+     * EDF against FIFO (run once per order, on a server restarted with 20 permits): a burst of
+     * 400 jobs, 200 with 6 s and 200 with 30 s to their latest useful completion, shuffled,
+     * against a 500 ms model - about twice what the permits can finish before the short deadlines. Useful
+     * completions are answers the model gave before the job's deadline. The EDF run (second)
+     * appends both and their ratio to the report.
+     */
+    static void overload(String order, Path report) throws Exception {
+        for (int b = 0; b < 4; b++) {
+            postBatch(500, 600_000); // warm-up: the server was just restarted
+        }
+        awaitIdle();
+        Files.writeString(delayFile, "500");
+        backend("/reset");
+        java.util.Random random = new java.util.Random(42);
+        List<String> envelopes = new ArrayList<>();
+        long now = System.currentTimeMillis();
+        for (int i = 0; i < 400; i++) {
+            envelopes.add(envelope(id(), "incident-summary", now + (i < 200 ? 6_000 : 30_000),
+                    "LATEST_USEFUL_COMPLETION", 500));
+        }
+        Collections.shuffle(envelopes, random);
+        long before = terminal();
+        send("/api/jobs/batch", "{\"jobs\":[" + String.join(",", envelopes) + "]}");
+        long giveUp = System.currentTimeMillis() + 180_000;
+        while (terminal() < before + 400 && System.currentTimeMillis() < giveUp) {
+            Thread.sleep(200);
+        }
+        long[] stats = backendStats();
+        Files.writeString(delayFile, "0");
+        Path mine = Path.of("bench/target/overload-" + order + ".txt");
+        Files.writeString(mine, stats[3] + " " + stats[4]);
+        if (order.equals("edf")) {
+            String[] fifo = Files.readString(Path.of("bench/target/overload-fifo.txt")).trim().split(" ");
+            long fifoUseful = Long.parseLong(fifo[0]);
+            long fifoLate = Long.parseLong(fifo[1]);
+            String table = "| order | answered before the deadline (useful) | answered late | never sent (expired) |\n"
+                    + "|---|---|---|---|\n"
+                    + String.format(Locale.ROOT, "| fifo | %d | %d | %d |%n", fifoUseful, fifoLate,
+                            400 - fifoUseful - fifoLate)
+                    + String.format(Locale.ROOT, "| edf | %d | %d | %d |%n", stats[3], stats[4], 400 - stats[3] - stats[4]);
+            Files.writeString(report, "\n## Earliest deadline first against FIFO\n\n"
+                    + "A burst of 400 jobs (200 due in 6 s, 200 in 30 s, latest useful completion with 500 ms minimum"
+                    + " execution, shuffled) against a 500 ms model and 20 permits (40 calls a second): about twice what"
+                    + " the permits finish before the short deadlines. The server is restarted for each order"
+                    + " (`lastcall.dispatch.order`) and warmed up with 2,000 jobs first.\n\n"
+                    + table + String.format(Locale.ROOT, "%nUseful completions, edf / fifo: %.2f%n",
+                            stats[3] / (double) Math.max(1, fifoUseful)), java.nio.file.StandardOpenOption.APPEND);
+        }
+    }
+
+    static void backend(String path) throws Exception {
+        HTTP.send(HttpRequest.newBuilder(URI.create(backend + path)).POST(HttpRequest.BodyPublishers.noBody()).build(),
+                HttpResponse.BodyHandlers.discarding());
+    }
+
+    /** requests, peak, stale, useful, late, running */
+    static long[] backendStats() throws Exception {
+        String[] f = HTTP.send(HttpRequest.newBuilder(URI.create(backend + "/stats")).build(),
+                HttpResponse.BodyHandlers.ofString()).body().trim().split(" ");
+        long[] v = new long[f.length];
+        for (int i = 0; i < f.length; i++) {
+            v[i] = Long.parseLong(f[i]);
+        }
+        return v;
     }
 
     // ---- HTTP ----
@@ -274,6 +414,12 @@ public class Driver {
     static String get(String path) throws Exception {
         return HTTP.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(120))
                 .header("Authorization", viewerAuth).build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    /** Jobs of one workload that reached an outcome, from /api/stats. */
+    static long terminal(String workload) throws Exception {
+        Matcher m = Pattern.compile("\"" + workload + "\":\\{[^}]*?\"terminal\":(\\d+)").matcher(get("/api/stats"));
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
     }
 
     /** Jobs that reached an outcome, all workloads, from /api/stats. */

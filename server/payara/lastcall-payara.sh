@@ -7,6 +7,7 @@
 #                                     jdbc/lastcall at the pool chosen by $LC_DB
 #   lastcall-payara.sh deploy EAR     (re)deploy the EAR as application "lastcall"
 #   lastcall-payara.sh deployed       exit 0 if application "lastcall" is deployed
+#   lastcall-payara.sh undeploy       undeploy it (if it is)
 #   lastcall-payara.sh stop | status
 #   lastcall-payara.sh logs [N]       the last N lines of the server log, then follow it
 #
@@ -243,6 +244,13 @@ deployed() {
   running && remote list-applications 2>/dev/null | grep -q '^lastcall '
 }
 
+undeploy() {
+  if deployed; then
+    say "undeploying lastcall"
+    remote undeploy lastcall >/dev/null || die "could not undeploy the application"
+  fi
+}
+
 stop() {
   if [ -x "$ASADMIN" ] && running; then
     say "stopping"
@@ -266,8 +274,9 @@ case "${1:-}" in
   start) start ;;
   deploy) shift; deploy "$@" ;;
   deployed) deployed ;;
+  undeploy) undeploy ;;
   stop) stop ;;
   status) status ;;
   logs) shift; logs "$@" ;;
-  *) echo "usage: $0 install|start|deploy EAR|deployed|stop|status|logs [lines]" >&2; exit 2 ;;
+  *) echo "usage: $0 install|start|deploy EAR|deployed|undeploy|stop|status|logs [lines]" >&2; exit 2 ;;
 esac
