@@ -7,9 +7,13 @@ import com.rabbitmq.client.Delivery;
 import com.rabbitmq.client.ShutdownSignalException;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
+import jakarta.resource.spi.work.HintsContext;
 import jakarta.resource.spi.work.Work;
+import jakarta.resource.spi.work.WorkContext;
+import jakarta.resource.spi.work.WorkContextProvider;
 import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -26,9 +30,11 @@ import java.util.logging.Logger;
  * client's own recovery is off: acks on a recovered channel with old delivery tags fail and
  * strand messages). Deliveries are handed from the client's thread to this one through a queue
  * that never holds more than {@code prefetch} messages; a lost channel's queue is dropped, since
- * the broker redelivers everything that was unacknowledged on it.
+ * the broker redelivers everything that was unacknowledged on it. It asks for a long-running
+ * thread with the standard hint: WildFly runs such Work on its long-running pool instead of the
+ * short-running one that request-sized Work shares.
  */
-final class ConsumerWork implements Work {
+final class ConsumerWork implements Work, WorkContextProvider {
 
     private static final Logger LOG = Logger.getLogger(ConsumerWork.class.getName());
     private static final long INITIAL_RECONNECT_DELAY_MS = 500;
@@ -53,6 +59,14 @@ final class ConsumerWork implements Work {
         this.endpoint = endpoint;
         this.tracker = tracker;
         this.status = status;
+    }
+
+    @Override
+    public List<WorkContext> getWorkContexts() {
+        HintsContext hints = new HintsContext();
+        hints.setName("lastcall " + name());
+        hints.setHint(HintsContext.LONGRUNNING_HINT, Boolean.TRUE);
+        return List.of(hints);
     }
 
     private String name() {
