@@ -46,6 +46,7 @@ fi
 LC_DOMAIN=${LC_DOMAIN:-lastcall}
 LC_PORTBASE=${LC_PORTBASE:-8000}
 LC_DB=${LC_DB:-h2}
+case "$LC_DB" in h2|postgres|postgresql|pg) ;; *) echo "[wildfly:$LC_DOMAIN] ERROR: LC_DB must be h2 or postgres, not '$LC_DB'" >&2; exit 1 ;; esac
 ((LC_PORTBASE >= 8000)) || { echo "[wildfly:$LC_DOMAIN] ERROR: LC_PORTBASE must be at least 8000 on WildFly" >&2; exit 1; }
 OFFSET=$((LC_PORTBASE - 8000))
 HTTP_PORT=$((8080 + OFFSET))
@@ -157,14 +158,9 @@ configure() {
    printf '%s' "${LASTCALL_BROKER_PASSWORD:-guest}" > "$CONFIG/lastcall-secrets/lastcall.broker.password")
   mv "$users.new" "$users"
   mv "$roles.new" "$roles"
-  local jndi
-  case "$LC_DB" in
-    h2) jndi=java:/jdbc/lastcall-h2 ;;
-    postgres|postgresql|pg) jndi=java:/jdbc/lastcall-pg ;;
-    *) die "LC_DB must be h2 or postgres, not '$LC_DB'" ;;
-  esac
-  local want script
-  want=$(printf '%s\n' "$jndi" "${LASTCALL_PG_PASSWORD:-lastcall}" | sha256sum | cut -c1-64)
+  local jndi want script
+  jndi=$(ledger_jndi)
+  want=$(ledger_fingerprint)
   if [ "$(cat "$BASE/.lastcall-ledger" 2>/dev/null)" = "$want" ]; then return 0; fi
   say "pointing java:/jdbc/lastcall at $jndi"
   script=$(mktemp)
@@ -201,7 +197,7 @@ start() {
   create_server
   if [ "${LC_RESET_DATABASES:-false}" = true ]; then reset_databases; fi
   if running; then
-    if [ "$(cat "$BASE/.lastcall-ledger" 2>/dev/null)" != "$(printf '%s\n' "$(jndi_of "$LC_DB")" "${LASTCALL_PG_PASSWORD:-lastcall}" | sha256sum | cut -c1-64)" ]; then
+    if [ "$(cat "$BASE/.lastcall-ledger" 2>/dev/null)" != "$(ledger_fingerprint)" ]; then
       say "the ledger or its password changed: restarting"
       stop
     else
@@ -214,18 +210,23 @@ start() {
   local lines
   lines=$(wc -l < "$LOG" 2>/dev/null || echo 0)
   # secrets stay out of the server's environment (they are in its private configuration)
-  (cd "$BASE" && env -u LASTCALL_PG_PASSWORD -u LASTCALL_BROKER_PASSWORD -u LASTCALL_SUBMITTER_PASSWORD \
+  # in a session of its own, with no stream of this script's caller held open (Maven waits for those)
+  (cd "$BASE" && exec env -u LASTCALL_PG_PASSWORD -u LASTCALL_BROKER_PASSWORD -u LASTCALL_SUBMITTER_PASSWORD \
     -u LASTCALL_OPERATOR_PASSWORD -u LASTCALL_VIEWER_PASSWORD -u LC_EXTRA_USERS \
     JBOSS_PIDFILE="$PIDFILE" LAUNCH_JBOSS_IN_BACKGROUND=1 \
     JAVA_OPTS="${LC_JAVA_OPTS:--Xms256m -Xmx1g -XX:MaxMetaspaceSize=512m} -Djava.net.preferIPv4Stack=true" \
-    nohup "$WILDFLY/bin/standalone.sh" -c standalone-full.xml -Djboss.server.base.dir="$BASE" \
+    setsid "$WILDFLY/bin/standalone.sh" -c standalone-full.xml -Djboss.server.base.dir="$BASE" \
       -Djboss.socket.binding.port-offset="$OFFSET" -Djboss.bind.address=127.0.0.1 \
-      -Djboss.bind.address.management=127.0.0.1 > "$BASE/log/console.log" 2>&1 &)
-  local i
+      -Djboss.bind.address.management=127.0.0.1) </dev/null >"$BASE/log/console.log" 2>&1 &
+  local i fresh
   for ((i = 0; i < 120; i++)); do
-    if tail -n +"$((lines + 1))" "$LOG" 2>/dev/null | grep -q 'WFLYSRV0025\|WFLYSRV0026'; then
-      tail -n +"$((lines + 1))" "$LOG" | grep -q 'WFLYSRV0026' \
-        && say "started with errors: $(tail -n +"$((lines + 1))" "$LOG" | grep -E ' ERROR ' | head -1 | cut -c1-300)"
+    # what the server logged since this start (a variable, not a pipe: grep -q would cut tail
+    # short, and pipefail would call that a failure)
+    fresh=$(tail -n +"$((lines + 1))" "$LOG" 2>/dev/null || true)
+    if grep -q 'WFLYSRV0025\|WFLYSRV0026' <<<"$fresh"; then
+      if grep -q 'WFLYSRV0026' <<<"$fresh"; then
+        say "started with errors: $(grep -E ' ERROR ' <<<"$fresh" | head -1 | cut -c1-300)"
+      fi
       return 0
     fi
     if ((i > 5)) && ! running; then
@@ -236,12 +237,15 @@ start() {
   die "not started within 120 s; see $LOG"
 }
 
-jndi_of() {
-  case "$1" in
-    postgres|postgresql|pg) echo java:/jdbc/lastcall-pg ;;
-    *) echo java:/jdbc/lastcall-h2 ;;
+# java:/jdbc/lastcall's target for $LC_DB, and a fingerprint of it with the PostgreSQL password
+# (what the server was last configured with: a change needs a restart)
+ledger_jndi() {
+  case "$LC_DB" in
+    h2) echo java:/jdbc/lastcall-h2 ;;
+    *) echo java:/jdbc/lastcall-pg ;;
   esac
 }
+ledger_fingerprint() { printf '%s\n' "$(ledger_jndi)" "${LASTCALL_PG_PASSWORD:-lastcall}" | sha256sum | cut -c1-64; }
 
 deploy() {
   local ear=${1:?deploy needs the EAR path}

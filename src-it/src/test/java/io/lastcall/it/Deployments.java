@@ -1,9 +1,14 @@
 package io.lastcall.it;
 
+import io.lastcall.it.probe.BlockingProbeMdb;
+import io.lastcall.it.probe.FlakyProbeMdb;
 import io.lastcall.it.probe.ProbeQueues;
+import io.lastcall.it.probe.ReleaseProbeMdb;
+import io.lastcall.it.probe.SlowProbeMdb;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Map;
 import org.jboss.shrinkwrap.api.Node;
 import org.jboss.shrinkwrap.api.ShrinkWrap;
@@ -59,7 +64,8 @@ public final class Deployments {
             // the schema migration runs on the same data source
             config.put("lastcall.ledger.datasource", ledger);
         }
-        JavaArchive probes = ShrinkWrap.create(JavaArchive.class, PROBE_MODULE).addPackage(ProbeQueues.class.getPackage());
+        JavaArchive probes = ShrinkWrap.create(JavaArchive.class, PROBE_MODULE).addPackage(ProbeQueues.class.getPackage())
+                .addAsManifestResource(new StringAsset(probeBindingsForWildFly()), "jboss-ejb3.xml");
         if (!config.isEmpty()) {
             StringBuilder properties = new StringBuilder();
             config.forEach((key, value) -> properties.append(key).append('=').append(value).append('\n'));
@@ -75,6 +81,23 @@ public final class Deployments {
         Broker.freshQueue(ProbeQueues.BLOCKING, null, null);
         Broker.freshQueue(ProbeQueues.RELEASE, null, null);
         Broker.freshQueue(ProbeQueues.SLOW, null, null);
+    }
+
+    /**
+     * WildFly binds an MDB to a resource adapter through jboss-ejb3.xml (the probes' activation
+     * property "resourceAdapter" is Payara's way); Payara ignores this file.
+     */
+    private static String probeBindingsForWildFly() {
+        StringBuilder xml = new StringBuilder("<jboss:ejb-jar xmlns:jboss=\"urn:jboss:domain:ejb-jar:1.0\""
+                + " xmlns=\"https://jakarta.ee/xml/ns/jakartaee\" xmlns:mdb=\"urn:resource-adapter-binding\""
+                + " version=\"4.0\" impl-version=\"2.0\"><assembly-descriptor>");
+        for (Class<?> mdb : List.of(BlockingProbeMdb.class, FlakyProbeMdb.class, ReleaseProbeMdb.class,
+                SlowProbeMdb.class)) {
+            xml.append("<mdb:resource-adapter-binding><ejb-name>").append(mdb.getSimpleName())
+                    .append("</ejb-name><mdb:resource-adapter-name>#lastcall-connector.rar")
+                    .append("</mdb:resource-adapter-name></mdb:resource-adapter-binding>");
+        }
+        return xml.append("</assembly-descriptor></jboss:ejb-jar>").toString();
     }
 
     private static String withProbeModule(String applicationXml) {

@@ -39,13 +39,7 @@ class MigrationIT {
         }
         Postgres.sql("DROP SCHEMA IF EXISTS " + SCHEMA + " CASCADE; CREATE SCHEMA " + SCHEMA + "; SET search_path TO "
                 + SCHEMA + "; " + release01Schema() + release01Rows());
-        if (!Server.asadmin(true, "list-jdbc-resources").contains(LEDGER)) {
-            Server.asadmin(false, "create-jdbc-connection-pool", "--datasourceclassname",
-                    "org.postgresql.xa.PGXADataSource", "--restype", "javax.sql.XADataSource", "--steadypoolsize", "0",
-                    "--property", "serverName=127.0.0.1:portNumber=5432:databaseName=lastcall_it:user=lastcall"
-                            + ":password=lastcall:currentSchema=" + SCHEMA, "lastcall-upgrade");
-            Server.asadmin(false, "create-jdbc-resource", "--connectionpoolid", "lastcall-upgrade", LEDGER);
-        }
+        Server.createPostgresDataSource(LEDGER, SCHEMA);
         DispatchSpy.get();
         return Deployments.lastcallWithProbes(LEDGER, Map.of());
     }

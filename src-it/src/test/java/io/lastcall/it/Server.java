@@ -8,25 +8,69 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** The test domain's server process: killed with SIGKILL and started again as the build started it. */
+/**
+ * The test server's process and administration, on Payara (domain "lastcall-it", asadmin) or on
+ * WildFly (server "lastcall-it", jboss-cli), whichever the build started ({@code lastcall.it.server}).
+ */
 public final class Server {
+
+    private static final String NAME = "lastcall-it";
 
     private Server() {
     }
 
-    private static Path domainDir() {
-        return Path.of(System.getProperty("lastcall.it.runtime"), "domains", "lastcall-it");
+    public static boolean wildfly() {
+        return "wildfly".equals(System.getProperty("lastcall.it.server", "payara"));
     }
 
-    /** asadmin against the test domain; fails on a non-zero exit unless {@code mayFail}. */
-    public static String asadmin(boolean mayFail, String... args) {
-        List<String> command = new java.util.ArrayList<>(List.of(
-                Path.of(System.getProperty("lastcall.it.runtime"), "payara6", "bin", "asadmin").toString(),
+    private static Path runtime() {
+        return Path.of(System.getProperty("lastcall.it.runtime"));
+    }
+
+    /**
+     * A PostgreSQL XA data source of the test server on database lastcall_it, whose connections
+     * use {@code schema}; {@code name} is the JNDI name a persistence unit gives (jdbc/...).
+     */
+    public static void createPostgresDataSource(String name, String schema) {
+        String pool = name.substring(name.lastIndexOf('/') + 1);
+        if (wildfly()) {
+            if (!jbossCli(true, "/subsystem=datasources/xa-data-source=" + pool + ":read-resource").contains("success")) {
+                jbossCli(false, "xa-data-source add --name=" + pool + " --jndi-name=java:/" + name
+                        + " --driver-name=postgresql --min-pool-size=0 --user-name=lastcall --password=lastcall"
+                        + " --xa-datasource-properties={\"ServerName\"=>\"127.0.0.1\",\"PortNumber\"=>\"5432\","
+                        + "\"DatabaseName\"=>\"lastcall_it\",\"CurrentSchema\"=>\"" + schema + "\"}");
+            }
+            return;
+        }
+        if (!asadmin(true, "list-jdbc-resources").contains(name)) {
+            asadmin(false, "create-jdbc-connection-pool", "--datasourceclassname",
+                    "org.postgresql.xa.PGXADataSource", "--restype", "javax.sql.XADataSource", "--steadypoolsize", "0",
+                    "--property", "serverName=127.0.0.1:portNumber=5432:databaseName=lastcall_it:user=lastcall"
+                            + ":password=lastcall:currentSchema=" + schema, pool);
+            asadmin(false, "create-jdbc-resource", "--connectionpoolid", pool, name);
+        }
+    }
+
+    /** asadmin against the Payara test domain; fails on a non-zero exit unless {@code mayFail}. */
+    static String asadmin(boolean mayFail, String... args) {
+        List<String> command = new ArrayList<>(List.of(runtime().resolve("payara6/bin/asadmin").toString(),
                 "--port", System.getProperty("lastcall.it.admin-port"), "--interactive=false"));
         command.addAll(List.of(args));
+        return run(command, mayFail);
+    }
+
+    /** One jboss-cli command against the WildFly test server; fails on a non-zero exit unless {@code mayFail}. */
+    static String jbossCli(boolean mayFail, String cliCommand) {
+        return run(List.of(runtime().resolve("wildfly/bin/jboss-cli.sh").toString(), "--connect",
+                "--controller=127.0.0.1:" + System.getProperty("lastcall.it.admin-port"), "--command=" + cliCommand),
+                mayFail);
+    }
+
+    private static String run(List<String> command, boolean mayFail) {
         try {
             Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -35,15 +79,20 @@ public final class Server {
             }
             return out;
         } catch (IOException e) {
-            throw new IllegalStateException("cannot run asadmin: " + e, e);
+            throw new IllegalStateException("cannot run " + command.get(0) + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
     }
 
+    private static Path pidFile() {
+        return wildfly() ? runtime().resolve("servers/" + NAME + "/server.pid")
+                : runtime().resolve("domains/" + NAME + "/config/pid");
+    }
+
     public static void kill() throws IOException, InterruptedException {
-        String pid = Files.readString(domainDir().resolve("config/pid"), StandardCharsets.UTF_8).trim();
+        String pid = Files.readString(pidFile(), StandardCharsets.UTF_8).trim();
         Process kill = new ProcessBuilder("kill", "-9", pid).inheritIO().start();
         assertEquals(0, kill.waitFor(), "kill -9 " + pid);
         Await.until("the server process gone", Duration.ofSeconds(30),
@@ -52,9 +101,9 @@ public final class Server {
 
     /** The same script and settings the build used, without emptying the ledgers; waits until healthy. */
     public static void restart() throws IOException, InterruptedException {
-        ProcessBuilder start = new ProcessBuilder("bash", System.getProperty("lastcall.it.payara-script"), "start");
-        start.environment().put("LC_RUNTIME", System.getProperty("lastcall.it.runtime"));
-        start.environment().put("LC_DOMAIN", "lastcall-it");
+        ProcessBuilder start = new ProcessBuilder("bash", System.getProperty("lastcall.it.server-script"), "start");
+        start.environment().put("LC_RUNTIME", runtime().toString());
+        start.environment().put("LC_DOMAIN", NAME);
         start.environment().put("LC_PORTBASE", System.getProperty("lastcall.it.portbase"));
         start.environment().put("LC_ENV_FILE", System.getProperty("lastcall.it.env-file"));
         start.environment().put("LC_DB", "h2");
