@@ -28,12 +28,14 @@ class BrokerOutageIT {
     @Test
     void consumersReconnectAfterTheBrokerRestarts() {
         Await.until("healthy", WAIT, () -> Api.get("/api/health"), r -> r.status() == 200);
-        Reply ready = Await.until("ready (MicroProfile Health)", WAIT, () -> Api.serverGet("/health/ready"),
-                r -> r.status() == 200);
-        for (String check : new String[] {"database", "broker", "clock"}) {
-            assertEquals("UP", Api.check(ready, check), ready.json().toString());
+        if (Server.servesApplicationHealthChecks()) {
+            Reply ready = Await.until("ready (MicroProfile Health)", WAIT, () -> Api.serverGet("/health/ready"),
+                    r -> r.status() == 200);
+            for (String check : new String[] {"database", "broker", "clock"}) {
+                assertEquals("UP", Api.check(ready, check), ready.json().toString());
+            }
+            assertEquals(200, Api.serverGet("/health/live").status());
         }
-        assertEquals(200, Api.serverGet("/health/live").status());
 
         Broker.rabbitmqctl("stop_app");
         try {
@@ -42,17 +44,21 @@ class BrokerOutageIT {
             JsonObject broker = down.json().asJsonObject().getJsonObject("broker");
             assertFalse(broker.getBoolean("connected"), broker.toString());
             assertEquals("DOWN", broker.getString("status"));
-            Reply unready = Await.until("not ready (MicroProfile Health)", WAIT,
-                    () -> Api.serverGet("/health/ready"), r -> r.status() == 503);
-            assertEquals("DOWN", Api.check(unready, "broker"), unready.json().toString());
-            assertEquals("UP", Api.check(unready, "database"));
-            assertEquals(200, Api.serverGet("/health/live").status(), "a broker outage is not a reason to restart");
+            if (Server.servesApplicationHealthChecks()) {
+                Reply unready = Await.until("not ready (MicroProfile Health)", WAIT,
+                        () -> Api.serverGet("/health/ready"), r -> r.status() == 503);
+                assertEquals("DOWN", Api.check(unready, "broker"), unready.json().toString());
+                assertEquals("UP", Api.check(unready, "database"));
+                assertEquals(200, Api.serverGet("/health/live").status(), "a broker outage is not a reason to restart");
+            }
         } finally {
             Broker.rabbitmqctl("start_app");
         }
 
         Await.until("health reports consumers back", WAIT, () -> Api.get("/api/health"), r -> r.status() == 200);
-        Await.until("ready again", WAIT, () -> Api.serverGet("/health/ready").status(), s -> s == 200);
+        if (Server.servesApplicationHealthChecks()) {
+            Await.until("ready again", WAIT, () -> Api.serverGet("/health/ready").status(), s -> s == 200);
+        }
         String body = "after-outage-" + UUID.randomUUID();
         Broker.publish(ItConfig.workerQueue(), body, body);
         Await.until("the delivery row", WAIT, () -> Api.deliveries(ItConfig.workerQueue(), body), r -> r.size() == 1);

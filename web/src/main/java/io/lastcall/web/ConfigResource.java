@@ -51,8 +51,10 @@ public class ConfigResource {
                 v.getSourceName());
     }
 
+    // one spelling for LASTCALL_MODEL_API_KEY, lastcall.model.api-key and lastcall.model.api.key
+    // (SmallRye, on WildFly, lists the last form for the environment variable)
     static boolean secret(String name) {
-        String n = name.toLowerCase(Locale.ROOT).replace('_', '-');
+        String n = name.toLowerCase(Locale.ROOT).replace('_', '-').replace('.', '-');
         return n.contains("password") || n.contains("api-key") || n.contains("secret") || n.contains("token");
     }
 }

@@ -18,6 +18,7 @@ import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
  * A SIMULATED OpenAI-compatible model endpoint, so that lastcall shows real outcomes without a
@@ -46,6 +47,8 @@ public class SimulatedModelResource {
     @ConfigProperty(name = "lastcall.simulator.enabled", defaultValue = "false")
     boolean enabled;
 
+    // not part of lastcall's API (and WildFly's OpenAPI would file it under /api)
+    @Operation(hidden = true)
     @POST
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
