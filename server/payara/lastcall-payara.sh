@@ -31,20 +31,11 @@
 # passwords above do not: they become password aliases or realm users.
 set -euo pipefail
 
-if [ -n "${LC_ENV_FILE:-}" ]; then
-  set -a
-  # shellcheck disable=SC1090
-  . "$LC_ENV_FILE"
-  set +a
-fi
-: "${LC_RUNTIME:?LC_RUNTIME must name the runtime directory}"
-LC_DOMAIN=${LC_DOMAIN:-lastcall}
-LC_PORTBASE=${LC_PORTBASE:-8000}
-LC_DB=${LC_DB:-h2}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# shellcheck source=../common.sh
+. "$HERE/../common.sh"
 ADMIN_PORT=$((LC_PORTBASE + 48))
-# every server on one ledger needs its own instance id; a restarted one keeps it, so at startup it
-# recognizes (and closes) the handoffs its previous incarnation left behind
-export LASTCALL_INSTANCE_ID=${LASTCALL_INSTANCE_ID:-$(hostname)-$LC_PORTBASE}
 HTTP_PORT=$((LC_PORTBASE + 80))
 PAYARA="$LC_RUNTIME/payara6"
 DOMAINS="$LC_RUNTIME/domains"
@@ -179,12 +170,8 @@ reset_databases() {
   if running; then stop; fi
   say "emptying the ledgers (H2 file, PostgreSQL ${LASTCALL_PG_DATABASE:-lastcall})"
   rm -f "$DOMAINS/$LC_DOMAIN/lib/databases/"lastcall.*
-  if command -v psql >/dev/null; then
-    PGPASSWORD=${LASTCALL_PG_PASSWORD:-lastcall} psql -q -h "${LASTCALL_PG_HOST:-127.0.0.1}" \
-      -p "${LASTCALL_PG_PORT:-5432}" -U "${LASTCALL_PG_USER:-lastcall}" -d "${LASTCALL_PG_DATABASE:-lastcall}" \
-      -c 'DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;' >/dev/null 2>&1 \
-      || say "warning: could not empty PostgreSQL ${LASTCALL_PG_DATABASE:-lastcall} (is it running?)"
-  fi
+  bash "$HERE/../empty-postgres.sh" \
+    || say "warning: could not empty PostgreSQL ${LASTCALL_PG_DATABASE:-lastcall} (is it running?)"
 }
 
 start() {

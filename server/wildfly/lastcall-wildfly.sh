@@ -36,22 +36,12 @@
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-if [ -n "${LC_ENV_FILE:-}" ]; then
-  set -a
-  # shellcheck disable=SC1090
-  . "$LC_ENV_FILE"
-  set +a
-fi
-: "${LC_RUNTIME:?LC_RUNTIME must name the runtime directory}"
-LC_DOMAIN=${LC_DOMAIN:-lastcall}
-LC_PORTBASE=${LC_PORTBASE:-8000}
-LC_DB=${LC_DB:-h2}
-case "$LC_DB" in h2|postgres|postgresql|pg) ;; *) echo "[wildfly:$LC_DOMAIN] ERROR: LC_DB must be h2 or postgres, not '$LC_DB'" >&2; exit 1 ;; esac
+# shellcheck source=../common.sh
+. "$HERE/../common.sh"
 ((LC_PORTBASE >= 8000)) || { echo "[wildfly:$LC_DOMAIN] ERROR: LC_PORTBASE must be at least 8000 on WildFly" >&2; exit 1; }
 OFFSET=$((LC_PORTBASE - 8000))
 HTTP_PORT=$((8080 + OFFSET))
 MGMT_PORT=$((9990 + OFFSET))
-export LASTCALL_INSTANCE_ID=${LASTCALL_INSTANCE_ID:-$(hostname)-$LC_PORTBASE}
 WILDFLY="$LC_RUNTIME/wildfly"
 BASE="$LC_RUNTIME/servers/$LC_DOMAIN"
 CONFIG="$BASE/configuration"
@@ -184,12 +174,8 @@ reset_databases() {
   rm -rf "$BASE/data/content" "$BASE/deployments"/*
   # the deployment an aborted run left in the configuration
   sed -i '/<deployments>/,/<\/deployments>/d' "$CONFIG/standalone-full.xml"
-  if command -v psql >/dev/null; then
-    PGPASSWORD=${LASTCALL_PG_PASSWORD:-lastcall} psql -q -h "${LASTCALL_PG_HOST:-127.0.0.1}" \
-      -p "${LASTCALL_PG_PORT:-5432}" -U "${LASTCALL_PG_USER:-lastcall}" -d "${LASTCALL_PG_DATABASE:-lastcall}" \
-      -c 'DROP SCHEMA IF EXISTS public CASCADE; CREATE SCHEMA public;' >/dev/null 2>&1 \
-      || say "warning: could not empty PostgreSQL ${LASTCALL_PG_DATABASE:-lastcall} (is it running?)"
-  fi
+  bash "$HERE/../empty-postgres.sh" \
+    || say "warning: could not empty PostgreSQL ${LASTCALL_PG_DATABASE:-lastcall} (is it running?)"
 }
 
 start() {
