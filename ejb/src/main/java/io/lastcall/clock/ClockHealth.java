@@ -87,10 +87,18 @@ public class ClockHealth {
     }
 
     /**
-     * Extra margin every deadline check adds while the clock is not trusted (degraded policy): at
-     * least the measured skew, so that with the uncertainty the caller adds the margin covers it.
+     * The whole margin every deadline check subtracts from a remaining lifetime: the configured
+     * clock uncertainty plus the extra margin of a degraded clock.
      */
-    public long extraMarginMs() {
+    public long marginMs() {
+        return settings.clockUncertaintyMs() + extraMarginMs();
+    }
+
+    /**
+     * Extra margin while the clock is not trusted (degraded policy): at least the measured skew,
+     * so that with the uncertainty the margin covers it.
+     */
+    private long extraMarginMs() {
         Reading reading = current();
         if (reading.trusted()) {
             return 0;

@@ -70,7 +70,7 @@ public class DeadLetters {
         }
         ReferenceCheck.Verdict verdict = ReferenceCheck.parse(message.body(), settings.schemaVersions());
         return verdict.trusted() && Deadline.remainingForDispatch(verdict.reference().expiresAt(), clock.millis(),
-                uncertaintyMs(), DeadlineSemantics.LATEST_START, 0) <= 0;
+                clockHealth.marginMs(), DeadlineSemantics.LATEST_START, 0) <= 0;
     }
 
     /** One message, one transaction; republishes a job the TTL cap (not its deadline) expired. */
@@ -78,7 +78,7 @@ public class DeadLetters {
         String reason = message.deathReason() == null ? "unknown" : message.deathReason();
         Optional<Job> republish;
         try {
-            republish = ledger.deadLettered(message, reason, settings.schemaVersions(), uncertaintyMs());
+            republish = ledger.deadLettered(message, reason, settings.schemaVersions(), clockHealth.marginMs());
         } catch (RuntimeException e) {
             RuntimeException triaged = triage.classify(e, "recording dead-lettered message " + message.messageId());
             if (triaged instanceof InfrastructureFailure) {
@@ -95,9 +95,5 @@ public class DeadLetters {
         }
         // the TTL cap, not the deadline, expired it: back to its queue with the remaining lifetime
         republish.ifPresent(job -> publisher.publish(job.getJobId(), job.getWorkload(), 0));
-    }
-
-    long uncertaintyMs() {
-        return settings.clockUncertaintyMs() + clockHealth.extraMarginMs();
     }
 }

@@ -107,7 +107,7 @@ public class StaleDeadLetters {
         }
         try {
             List<Job> owed = ledger.deadLetteredAll(batch, settings.schemaVersions(),
-                    settings.clockUncertaintyMs() + clockHealth.extraMarginMs());
+                    clockHealth.marginMs());
             size.addAndGet(-batch.size());
             // only if the ledger gives a job more lifetime than its message said; else the reconciler would
             owed.forEach(job -> publisher.publish(job.getJobId(), job.getWorkload(), 0));

@@ -81,7 +81,7 @@ public class Worker {
     }
 
     private void run(ReceivedMessage message) {
-        long uncertainty = settings.clockUncertaintyMs() + clockHealth.extraMarginMs();
+        long uncertainty = clockHealth.marginMs();
         // a permit free at once (nobody waiting): receipt and gate in one transaction
         Long permitAt = permits.tryAcquire() ? clock.millis() : null;
         boolean permitHandedOn = false;

@@ -142,7 +142,7 @@ public class JobIngress {
     }
 
     private SubmissionValidator.Result validate(JsonObject envelope) {
-        long uncertainty = settings.clockUncertaintyMs() + clockHealth.extraMarginMs();
+        long uncertainty = clockHealth.marginMs();
         return SubmissionValidator.validate(envelope, clock.millis(), uncertainty, settings::workload,
                 settings.schemaVersions());
     }

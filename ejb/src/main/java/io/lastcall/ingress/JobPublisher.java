@@ -83,7 +83,7 @@ public class JobPublisher {
      */
     private Optional<ReferencePublisher.Outgoing> outgoing(Job job, String workload) {
         long remaining = job.remainingForDispatch(clock.millis(),
-                settings.clockUncertaintyMs() + clockHealth.extraMarginMs());
+                clockHealth.marginMs());
         long ttl = Deadline.publishTtlMs(remaining, settings.workloadOrDefault(workload).ttlCapMs());
         if (ttl < 1) {
             ledger.expireBeforePublish(job.getJobId(), clock.millis());

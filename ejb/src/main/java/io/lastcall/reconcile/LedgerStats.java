@@ -14,7 +14,6 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
-import jakarta.persistence.Query;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
@@ -158,14 +157,14 @@ public class LedgerStats {
         return result;
     }
 
-    /** Over the jobs not rolled up: ended after the mark, or not ended (the indexes on finished_at and state find them). */
+    /**
+     * Over the jobs not rolled up: ended after the mark, or not ended (the indexes on finished_at
+     * and state find them). {@code jpql} uses {@link #LIVE_JOB} or {@link #LIVE_ATTEMPT}.
+     */
     @SuppressWarnings("unchecked")
     private List<Object[]> live(String jpql, long rolledUpTo) {
-        Query query = em.createQuery(jpql).setParameter("rolledUpTo", rolledUpTo);
-        if (jpql.contains(":open")) {
-            query.setParameter("open", JobState.open());
-        }
-        return query.getResultList();
+        return em.createQuery(jpql).setParameter("rolledUpTo", rolledUpTo).setParameter("open", JobState.open())
+                .getResultList();
     }
 
     /** Not ended and not handed off: overdue once past the deadline plus the grace (the index on state finds them). */

@@ -245,7 +245,7 @@ public class Reconciler {
     }
 
     private long uncertainty() {
-        return settings.clockUncertaintyMs() + clockHealth.extraMarginMs();
+        return clockHealth.marginMs();
     }
 
     private static <T> List<T> candidates(String rule, List<String> failures, Supplier<List<T>> query) {
