@@ -1,6 +1,5 @@
 package io.lastcall.job;
 
-import jakarta.json.JsonException;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
@@ -37,7 +36,9 @@ public record Reference(String jobId, long generation, long expiresAt, int schem
         JsonObject o;
         try (JsonReader reader = JsonText.reader(body)) {
             o = reader.readObject();
-        } catch (JsonException | IllegalStateException | NumberFormatException e) {
+        } catch (RuntimeException e) {
+            // JsonException, or the parser's own limits (Parsson throws a bare RuntimeException for
+            // nesting deeper than 1,000): either way not a reference
             throw new Malformed("not a JSON object: " + e.getMessage());
         }
         JsonValue id = o.get("job_id");

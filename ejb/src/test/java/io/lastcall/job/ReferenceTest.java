@@ -2,6 +2,7 @@ package io.lastcall.job;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
@@ -24,6 +25,14 @@ class ReferenceTest {
                 () -> Reference.parse("{\"job_id\":\"a\",\"generation\":0,\"expires_at\":1.5,\"schema_version\":1}"));
         assertThrows(Reference.Malformed.class,
                 () -> Reference.parse("{\"generation\":0,\"expires_at\":1,\"schema_version\":1}"));
+    }
+
+    @Test
+    void aBodyNestedBeyondTheParsersLimitIsMalformed() {
+        // found by ReferencePropertiesTest: the parser refuses nesting deeper than 1,000 with a bare RuntimeException
+        String deep = "{\"generation\":" + "[".repeat(5_000) + "]".repeat(5_000) + "}";
+        assertTrue(assertThrows(Reference.Malformed.class, () -> Reference.parse(deep)).getMessage()
+                .startsWith("not a JSON object"));
     }
 
     @Test

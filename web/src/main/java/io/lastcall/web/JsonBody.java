@@ -1,7 +1,6 @@
 package io.lastcall.web;
 
 import io.lastcall.job.JsonText;
-import jakarta.json.JsonException;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import java.util.Optional;
@@ -15,7 +14,9 @@ final class JsonBody {
     static Optional<JsonObject> object(String body) {
         try (JsonReader reader = JsonText.reader(body == null ? "" : body)) {
             return Optional.of(reader.readObject());
-        } catch (JsonException | IllegalStateException notAnObject) {
+        } catch (RuntimeException notAnObject) {
+            // JsonException, or the parser's own limits (Parsson throws a bare RuntimeException for
+            // nesting deeper than 1,000): a 400, never a 500
             return Optional.empty();
         }
     }
