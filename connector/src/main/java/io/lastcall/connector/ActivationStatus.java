@@ -86,7 +86,7 @@ final class ActivationStatus implements ActivationStatusMXBean {
     }
 
     @Override public String getQueue() { return settings.queue(); }
-    @Override public String getBroker() { return settings.host() + ":" + settings.port(); }
+    @Override public String getBroker() { return settings.brokers(); }
     @Override public int getConsumersConfigured() { return settings.consumers(); }
     @Override public int getConsumersConnected() { return connected.get(); }
     @Override public int getPrefetch() { return settings.prefetch(); }

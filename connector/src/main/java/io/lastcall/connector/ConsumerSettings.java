@@ -1,5 +1,6 @@
 package io.lastcall.connector;
 
+import com.rabbitmq.client.Address;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -10,7 +11,7 @@ import java.util.function.Function;
  * under the spec's prefix, the literal activation-config property, the default below.
  */
 public record ConsumerSettings(
-        String host, int port, String virtualHost, String username, String password,
+        List<Address> addresses, String virtualHost, String username, String password,
         String queue, int prefetch, int consumers, int maxRedeliveries,
         long reconnectMaxDelayMs, long shutdownTimeoutMs, String pauseOn) {
 
@@ -26,9 +27,10 @@ public record ConsumerSettings(
     public static ConsumerSettings resolve(RabbitActivationSpec spec, ConfigLookup config) {
         Resolver connection = new Resolver(spec.getConnectionConfig(), config);
         Resolver consumer = new Resolver(spec.getConsumerConfig(), config);
+        String host = connection.text("host", spec.getHost(), DEFAULT_HOST);
+        int port = connection.integer("port", spec.getPort(), DEFAULT_PORT, 1, 65_535);
         ConsumerSettings settings = new ConsumerSettings(
-                connection.text("host", spec.getHost(), DEFAULT_HOST),
-                connection.integer("port", spec.getPort(), DEFAULT_PORT, 1, 65_535),
+                connection.addresses(spec.getAddresses(), new Address(host, port)),
                 connection.text("virtual-host", spec.getVirtualHost(), "/"),
                 connection.text("username", spec.getUsername(), "guest"),
                 connection.text("password", spec.getPassword(), "guest"),
@@ -63,9 +65,28 @@ public record ConsumerSettings(
         return java.util.Arrays.stream(pauseOn.split(",")).map(String::trim).filter(c -> !c.isEmpty()).toList();
     }
 
+    /**
+     * The broker's nodes in the order consumer {@code index} (from 1) tries them: each consumer
+     * starts one node further along, so the consumers of an activation spread over a cluster, and
+     * each fails over to the next node when its own is gone.
+     */
+    public List<Address> addressesFor(int index) {
+        int start = Math.floorMod(index - 1, addresses.size());
+        List<Address> order = new ArrayList<>(addresses.subList(start, addresses.size()));
+        order.addAll(addresses.subList(0, start));
+        return order;
+    }
+
+    /** host:port,host:port,... */
+    public String brokers() {
+        return String.join(",", addresses.stream().map(a -> a.getHost() + ":" + (a.getPort() < 0 ? DEFAULT_PORT
+                : a.getPort())).toList());
+    }
+
     /** Human-readable, secrets left out. */
     public String describe() {
-        return "queue" + (queues().size() > 1 ? "s '" : " '") + String.join("', '", queues()) + "' on amqp://" + username + "@" + host + ":" + port + virtualHostPath()
+        return "queue" + (queues().size() > 1 ? "s '" : " '") + String.join("', '", queues()) + "' on amqp://"
+                + username + "@" + brokers() + virtualHostPath()
                 + " (prefetch " + prefetch + ", consumers " + consumers
                 + ", maxRedeliveries " + maxRedeliveries + ")";
     }
@@ -108,6 +129,33 @@ public record ConsumerSettings(
                 problems.add(name + " is required" + (prefix == null ? "" : " (set " + prefix + "." + name + ")"));
             }
             return value.map(v -> v[0]).orElse(fallback);
+        }
+
+        /** {@code addresses} (host[:port], comma-separated), else the one address of host and port. */
+        List<Address> addresses(String literal, Address single) {
+            Optional<String[]> value = raw("addresses", literal);
+            if (value.isEmpty()) {
+                return List.of(single);
+            }
+            List<Address> parsed = new ArrayList<>();
+            for (String item : value.get()[0].split(",")) {
+                String[] hostPort = item.trim().split(":", -1);
+                try {
+                    if (hostPort[0].isBlank() || hostPort.length > 2) {
+                        throw new NumberFormatException();
+                    }
+                    int port = hostPort.length == 2 ? Integer.parseInt(hostPort[1]) : DEFAULT_PORT;
+                    if (port < 1 || port > 65_535) {
+                        throw new NumberFormatException();
+                    }
+                    parsed.add(new Address(hostPort[0], port));
+                } catch (NumberFormatException e) {
+                    problems.add("addresses from " + value.get()[1] + " is '" + value.get()[0]
+                            + "': each entry must be host or host:port (port 1-65535), not '" + item.trim() + "'");
+                    return List.of(single);
+                }
+            }
+            return List.copyOf(parsed);
         }
 
         int integer(String name, String literal, int fallback, int min, int max) {

@@ -97,7 +97,7 @@ final class ConsumerWork implements Work, WorkContextProvider {
                     status.error(problem);
                     // loud on the first failure and whenever the cause changes, then every 10th try
                     if (!problem.equals(lastProblem) || failures % 10 == 0) {
-                        LOG.warning("RabbitMQ " + name() + " on " + settings.host() + ":" + settings.port()
+                        LOG.warning("RabbitMQ " + name() + " on " + settings.brokers()
                                 + " unavailable (attempt " + failures + "): " + problem
                                 + "; retrying in " + delay + " ms");
                     }
@@ -119,8 +119,6 @@ final class ConsumerWork implements Work, WorkContextProvider {
 
     private void consumeUntilLost() throws IOException, TimeoutException, InterruptedException {
         ConnectionFactory factory = new ConnectionFactory();
-        factory.setHost(settings.host());
-        factory.setPort(settings.port());
         factory.setVirtualHost(settings.virtualHost());
         factory.setUsername(settings.username());
         factory.setPassword(settings.password());
@@ -129,7 +127,7 @@ final class ConsumerWork implements Work, WorkContextProvider {
         factory.setConnectionTimeout(5_000);
         factory.setRequestedHeartbeat(30);
         BlockingQueue<Inbound> handoff = new LinkedBlockingQueue<>();
-        Connection conn = factory.newConnection("lastcall-connector " + name());
+        Connection conn = factory.newConnection(settings.addressesFor(index), "lastcall-connector " + name());
         connection = conn;
         boolean counted = false;
         // one channel per queue: a missing or deleted queue closes only its own channel

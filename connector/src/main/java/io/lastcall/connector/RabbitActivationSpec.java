@@ -29,6 +29,8 @@ public class RabbitActivationSpec implements ActivationSpec, Serializable {
     private String consumerConfig;
     private String host;
     private String port;
+    /** host[:port],host[:port],...: the nodes of a cluster, tried in turn (overrides host and port) */
+    private String addresses;
     private String virtualHost;
     private String username;
     private String password;
@@ -68,6 +70,8 @@ public class RabbitActivationSpec implements ActivationSpec, Serializable {
     public void setHost(String v) { host = v; }
     public String getPort() { return port; }
     public void setPort(String v) { port = v; }
+    public String getAddresses() { return addresses; }
+    public void setAddresses(String v) { addresses = v; }
     public String getVirtualHost() { return virtualHost; }
     public void setVirtualHost(String v) { virtualHost = v; }
     public String getUsername() { return username; }

@@ -119,7 +119,7 @@ public class BrokerTopology {
 
     private List<String> declare() throws IOException, TimeoutException {
         List<String> declaredQueues = new ArrayList<>();
-        try (Connection connection = broker.connectionFactory().newConnection("lastcall topology");
+        try (Connection connection = broker.connect("lastcall topology");
                 Channel channel = connection.createChannel()) {
             channel.exchangeDeclare(settings.deadLetterExchange(), "fanout", true);
             queue(channel, settings.deadLetterQueue(), Map.of());

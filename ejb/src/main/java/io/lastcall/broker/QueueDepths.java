@@ -37,7 +37,7 @@ public class QueueDepths {
         List<String> queues = new ArrayList<>(settings.workloads().stream().sorted().map(settings::workQueue).toList());
         queues.add(settings.deadLetterQueue());
         List<Depth> depths = new ArrayList<>();
-        try (Connection connection = broker.connectionFactory().newConnection("lastcall metrics")) {
+        try (Connection connection = broker.connect("lastcall metrics")) {
             for (String queue : queues) {
                 // a failed passive declare closes its channel, so one channel per queue
                 Channel channel = connection.createChannel();

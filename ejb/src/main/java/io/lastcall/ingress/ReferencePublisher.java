@@ -179,7 +179,7 @@ public class ReferencePublisher {
     private synchronized Connection connection() throws IOException, TimeoutException {
         if (connection == null || !connection.isOpen()) {
             closeConnection();
-            connection = broker.connectionFactory().newConnection("lastcall publisher");
+            connection = broker.connect("lastcall publisher");
         }
         return connection;
     }
