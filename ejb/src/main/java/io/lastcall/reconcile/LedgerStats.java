@@ -140,7 +140,7 @@ public class LedgerStats {
             w.reserved = (BigDecimal) row[2];
             w.attempts = ((Number) row[3]).longValue();
         }
-        for (Object[] row : live("select j.workload, j.estimateRevision, sum(j.estimate) from Job j"
+        for (Object[] row : endedAfterMark("select j.workload, j.estimateRevision, sum(j.estimate) from Job j"
                 + " where j.finishedAt > :rolledUpTo and j.state = io.lastcall.job.JobState.EXPIRED_NOT_STARTED"
                 + " group by j.workload, j.estimateRevision", rolledUpTo)) {
             Workload w = result.computeIfAbsent((String) row[0], k -> new Workload());
@@ -165,6 +165,12 @@ public class LedgerStats {
     private List<Object[]> live(String jpql, long rolledUpTo) {
         return em.createQuery(jpql).setParameter("rolledUpTo", rolledUpTo).setParameter("open", JobState.open())
                 .getResultList();
+    }
+
+    /** Over the jobs that ended after the mark ({@code jpql} names only {@code :rolledUpTo}). */
+    @SuppressWarnings("unchecked")
+    private List<Object[]> endedAfterMark(String jpql, long rolledUpTo) {
+        return em.createQuery(jpql).setParameter("rolledUpTo", rolledUpTo).getResultList();
     }
 
     /** Not ended and not handed off: overdue once past the deadline plus the grace (the index on state finds them). */
