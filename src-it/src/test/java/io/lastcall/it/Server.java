@@ -39,8 +39,9 @@ public final class Server {
 
     /**
      * Whether the server's OpenAPI document names each JAX-RS application's paths under its own
-     * application path. Payara: yes. WildFly 39 files every resource of the web module under the
-     * first application's path, so /metrics (its own application) is listed as /api.
+     * application path. Payara: yes. WildFly 39 files every resource of the web module under one
+     * application's path, whichever it took first (/api, /metrics or /simulated-model, seen to
+     * change from one deployment to the next).
      */
     public static boolean openApiKeepsEachApplicationPath() {
         return !wildfly();
