@@ -179,7 +179,13 @@ class AccountingIT extends SpyBackedDeployment {
                 assertEquals(0, attempts, "a canceled job was never claimed: " + job);
             } else {
                 assertEquals(409, e.getValue(), "cancel refused once claimed: " + job);
-                assertEquals(1, attempts, job.toString());
+                // Eight submitters on two cores can stall a call thread past the handoff
+                // authorization; such an attempt is NOT_SENT (never written) and retried. Every
+                // attempt but one must be that, and the one written is the spy's only request.
+                long written = job.getJsonArray("attempts").getValuesAs(JsonObject.class).stream()
+                        .filter(a -> !"NOT_SENT".equals(a.getString("state"))).count();
+                assertTrue(attempts >= 1, job.toString());
+                assertEquals(1, written, "exactly one attempt was written: " + job);
             }
         }
         Await.sleep(500);
