@@ -1,32 +1,88 @@
 package io.lastcall.dispatch;
 
+import io.lastcall.instance.LeaseLedger;
 import io.lastcall.policy.Settings;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.Resource;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.DependsOn;
+import jakarta.ejb.EJB;
 import jakarta.ejb.Singleton;
+import jakarta.ejb.Startup;
+import jakarta.ejb.Timeout;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.TimerService;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
+import java.time.Clock;
 import java.util.UUID;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Who this server is ({@code lastcall.instance.id}) and which boot of it this is (a new id at
  * every start). Every attempt records both, so after a restart the server can tell the handoffs
- * its previous incarnation left behind: they can no longer receive a result.
+ * its previous incarnation left behind: they can no longer receive a result. The boot also holds
+ * a lease in the ledger, renewed every quarter of {@code lastcall.instance.lease-ms}, so that the
+ * other servers can tell when it is gone. The first renewal happens before anything can claim:
+ * the workers reach this bean first, and a singleton answers only once it is constructed.
  */
 @Singleton
+@Startup
+@DependsOn("LedgerSchema")
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class Incarnation {
+
+    private static final Logger LOG = Logger.getLogger(Incarnation.class.getName());
 
     @Inject
     Settings settings;
 
+    @Inject
+    Clock clock;
+
+    @EJB
+    LeaseLedger leases;
+
+    @Resource
+    TimerService timers;
+
     private String instanceId;
     private final String bootId = UUID.randomUUID().toString();
     private final long bootedAt = System.currentTimeMillis();
+    private volatile long renewedAt;
+    private volatile String renewalError;
 
     @PostConstruct
     void init() {
         instanceId = settings.instanceId();
+        renew();
+        long every = Math.max(250, settings.instanceLeaseMs() / 4);
+        timers.createIntervalTimer(every, every, new TimerConfig("lastcall lease " + bootId, false));
+    }
+
+    @Timeout
+    void renew() {
+        long now = clock.millis();
+        try {
+            leases.renew(bootId, instanceId, bootedAt, now);
+            if (renewalError != null) {
+                LOG.info("Lease of boot " + bootId + " (instance " + instanceId + ") renewed again");
+            }
+            renewedAt = now;
+            renewalError = null;
+        } catch (RuntimeException e) {
+            // the database is away: the lease may lapse, and then other servers close this boot's
+            // open attempts; its handoffs stay guarded by the ledger's row locks all the same
+            if (renewalError == null) {
+                LOG.log(Level.WARNING, "Could not renew the lease of boot " + bootId + " (instance " + instanceId
+                        + "); other servers close its open attempts once it lapses: " + e);
+            }
+            renewalError = String.valueOf(e.getMessage());
+        }
     }
 
     public String instanceId() {
@@ -39,5 +95,14 @@ public class Incarnation {
 
     public long bootedAt() {
         return bootedAt;
+    }
+
+    /** When this boot's lease was last renewed (epoch ms; 0 never), and why the last try failed. */
+    public long renewedAt() {
+        return renewedAt;
+    }
+
+    public String renewalError() {
+        return renewalError;
     }
 }

@@ -135,4 +135,17 @@ public class LedgerQueries {
                 .setParameter("open", Set.of(Attempt.State.CLAIMED, Attempt.State.HANDED_OFF))
                 .setMaxResults(limit).getResultList();
     }
+
+    /**
+     * Open attempts of other boots whose lease does not hold at {@code leaseSince} (no renewal
+     * since then, or no lease at all: a boot from before leases existed), oldest claim first.
+     */
+    public List<Attempt> leftByLapsedLeases(String bootId, long leaseSince, int limit) {
+        return em.createQuery("select a from Attempt a where a.bootId <> :boot and a.state in :open"
+                        + " and not exists (select l from InstanceLease l where l.bootId = a.bootId"
+                        + " and l.heartbeatAt >= :since) order by a.claimedAt", Attempt.class)
+                .setParameter("boot", bootId).setParameter("since", leaseSince)
+                .setParameter("open", Set.of(Attempt.State.CLAIMED, Attempt.State.HANDED_OFF))
+                .setMaxResults(limit).getResultList();
+    }
 }

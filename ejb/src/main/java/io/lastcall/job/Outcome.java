@@ -23,6 +23,8 @@ public enum Outcome {
     UNKNOWN_RESULT_OVERDUE(JobState.OUTCOME_UNKNOWN, "RESULT_OVERDUE"),
     /** the server that handed it off restarted: that incarnation can no longer receive the result */
     UNKNOWN_SERVER_RESTARTED(JobState.OUTCOME_UNKNOWN, "SERVER_RESTARTED"),
+    /** the server that handed it off stopped renewing its lease; another server closed the handoff */
+    UNKNOWN_SERVER_LOST(JobState.OUTCOME_UNKNOWN, "SERVER_LOST"),
     EXPIRED_BEFORE_PUBLISH(JobState.EXPIRED_NOT_STARTED, "BEFORE_PUBLISH"),
     /** dead-lettered as expired, or found overdue while queued */
     EXPIRED_IN_BROKER(JobState.EXPIRED_NOT_STARTED, "IN_BROKER"),

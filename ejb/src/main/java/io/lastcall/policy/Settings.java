@@ -176,6 +176,15 @@ public class Settings {
         return text("lastcall.instance.id", defaultInstanceId());
     }
 
+    /**
+     * How long a server boot's lease holds without a renewal ({@code lastcall.instance.lease-ms});
+     * it is renewed every quarter of that. After it lapses, another server closes what that boot
+     * left. Longer than the longest stall a live server may have (a GC pause, a database failover).
+     */
+    public long instanceLeaseMs() {
+        return Math.max(1_000, number("lastcall.instance.lease-ms", 30_000));
+    }
+
     private static String defaultInstanceId() {
         try {
             return java.net.InetAddress.getLocalHost().getHostName();

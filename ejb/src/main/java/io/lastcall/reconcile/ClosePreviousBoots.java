@@ -31,19 +31,29 @@ public class ClosePreviousBoots {
         if (attempt == null || currentBootId.equals(attempt.getBootId())) {
             return Closed.NOTHING;
         }
+        return close(em, attempt, now, clockUncertaintyMs, Outcome.UNKNOWN_SERVER_RESTARTED, "restarted");
+    }
+
+    /**
+     * Closes an attempt whose server boot can no longer act on it, under the job's row lock:
+     * handed off → {@code unknown} (exposure kept, never resent), only claimed → re-admitted or
+     * expired. {@code what} says what happened to the boot ("restarted", "stopped renewing its lease").
+     */
+    static Closed close(EntityManager em, Attempt attempt, long now, long clockUncertaintyMs, Outcome unknown,
+            String what) {
         Job job = em.find(Job.class, attempt.getJobId(), LockModeType.PESSIMISTIC_WRITE);
         em.refresh(attempt);
         if (job == null || job.getGeneration() != attempt.getGeneration()) {
             return Closed.NOTHING;
         }
         if (attempt.getState() == Attempt.State.HANDED_OFF && job.getState() == JobState.HANDED_OFF) {
-            attempt.unknown(now, "the server instance " + attempt.getInstanceId() + " restarted after the handoff",
+            attempt.unknown(now, "the server instance " + attempt.getInstanceId() + " " + what + " after the handoff",
                     null);
-            job.end(Outcome.UNKNOWN_SERVER_RESTARTED, now);
+            job.end(unknown, now);
             return Closed.UNKNOWN;
         }
         if (attempt.getState() == Attempt.State.CLAIMED && job.getState() == JobState.CLAIMED) {
-            return ClaimRelease.release(job, attempt, now, clockUncertaintyMs, "the server instance restarted"
+            return ClaimRelease.release(job, attempt, now, clockUncertaintyMs, "the server instance " + what
                     + " before the handoff") ? Closed.READMITTED : Closed.EXPIRED;
         }
         return Closed.NOTHING;

@@ -4,6 +4,7 @@ import io.lastcall.clock.ClockHealth;
 import io.lastcall.dispatch.Incarnation;
 import io.lastcall.dispatch.LedgerQueries;
 import io.lastcall.ingress.JobPublisher;
+import io.lastcall.instance.LeaseLedger;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
@@ -50,7 +51,7 @@ public class Reconciler {
 
     /** What one pass did, the rules that failed, and the figures after it. */
     public record Report(long at, int republished, int expired, int revoked, int unknown, int previousBoot,
-            int rolledUp, Purged purged, List<String> failures, Map<String, LedgerStats.Workload> workloads) {
+            int lapsedLeases, int rolledUp, Purged purged, List<String> failures, Map<String, LedgerStats.Workload> workloads) {
         public boolean invariantHolds() {
             return workloads.values().stream().allMatch(LedgerStats.Workload::invariantHolds);
         }
@@ -73,6 +74,12 @@ public class Reconciler {
 
     @EJB
     ClosePreviousBoots closePreviousBoots;
+
+    @EJB
+    CloseLapsedLeases closeLapsedLeases;
+
+    @EJB
+    LeaseLedger leases;
 
     @EJB
     RepublishOwed republishOwed;
@@ -142,10 +149,11 @@ public class Reconciler {
                 }
             });
             if (report.republished() + report.expired() + report.revoked() + report.unknown()
-                    + report.previousBoot() + report.purged().total() > 0 || !report.failures().isEmpty()) {
+                    + report.previousBoot() + report.lapsedLeases() + report.purged().total() > 0 || !report.failures().isEmpty()) {
                 LOG.info("Reconciler: republished " + report.republished() + ", expired " + report.expired()
                         + ", revoked " + report.revoked() + ", outcome unknown " + report.unknown()
-                        + ", previous boots " + report.previousBoot() + ", purged " + report.purged()
+                        + ", previous boots " + report.previousBoot() + ", lapsed leases "
+                        + report.lapsedLeases() + ", purged " + report.purged()
                         + ", failures " + report.failures());
             }
             last = report;
@@ -161,6 +169,7 @@ public class Reconciler {
         long uncertainty = uncertainty();
         List<String> failures = new ArrayList<>();
         int previousBoot = closePreviousBoots(failures);
+        int lapsedLeases = closeLapsedLeases(failures);
 
         int republished = 0;
         long owedBefore = now - settings.reconcilerRepublishAfterMs();
@@ -192,7 +201,7 @@ public class Reconciler {
                 () -> rollUpEndedJobs.batch(clock.millis(), settings.rollUpLagMs(), rollUpSize));
         Purged purged = purge(now, failures);
         Map<String, LedgerStats.Workload> figures = each("stats", failures, () -> stats.byWorkload(clock.millis()));
-        return new Report(now, republished, expired, revoked, unknown, previousBoot, rolledUp, purged, failures,
+        return new Report(now, republished, expired, revoked, unknown, previousBoot, lapsedLeases, rolledUp, purged, failures,
                 figures == null ? Map.of() : figures);
     }
 
@@ -241,6 +250,25 @@ public class Reconciler {
             }
             closed += result == null || result == ClosePreviousBoots.Closed.NOTHING ? 0 : 1;
         }
+        return closed;
+    }
+
+    /** What the boots whose lease lapsed left open (rule 0b); their readmitted jobs are published again. */
+    private int closeLapsedLeases(List<String> failures) {
+        long leaseMs = settings.instanceLeaseMs();
+        int closed = 0;
+        for (Attempt a : candidates("lapsed leases", failures, () -> queries.leftByLapsedLeases(
+                incarnation.bootId(), clock.millis() - leaseMs, BATCH))) {
+            ClosePreviousBoots.Closed result = each("lapsed lease " + a.getAttemptId(), failures,
+                    () -> closeLapsedLeases.apply(a.getAttemptId(), incarnation.bootId(), clock.millis(), leaseMs,
+                            uncertainty()));
+            if (result == ClosePreviousBoots.Closed.READMITTED) {
+                each("publish " + a.getJobId(), failures, () -> publisher.publish(a.getJobId(), a.getWorkload(), 0));
+            }
+            closed += result == null || result == ClosePreviousBoots.Closed.NOTHING ? 0 : 1;
+        }
+        // a day after a lease lapsed and nothing of it is open, its row is only history
+        each("purge lapsed leases", failures, () -> leases.purgeLapsed(clock.millis() - 86_400_000L));
         return closed;
     }
 

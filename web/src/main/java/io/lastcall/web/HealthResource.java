@@ -3,10 +3,15 @@ package io.lastcall.web;
 import io.lastcall.broker.BrokerTopology;
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.dispatch.DispatchPermits;
+import io.lastcall.dispatch.Incarnation;
 import io.lastcall.health.ConsumerStatus;
 import io.lastcall.health.DatabaseProbe;
+import io.lastcall.instance.LeaseLedger;
+import io.lastcall.policy.Settings;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
+import jakarta.inject.Inject;
+import jakarta.json.bind.annotation.JsonbProperty;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -40,6 +45,15 @@ public class HealthResource {
 
     @EJB
     DispatchPermits permits;
+
+    @EJB
+    Incarnation incarnation;
+
+    @EJB
+    LeaseLedger leases;
+
+    @Inject
+    Settings settings;
 
     @GET
     @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR, Roles.SUBMITTER})
@@ -96,6 +110,7 @@ public class HealthResource {
         body.put("broker", broker);
         body.put("clock", clockView);
         body.put("dispatch", dispatch);
+        body.put("instance", instance());
         return Response.status(up ? 200 : 503).entity(body).build();
     }
 
@@ -119,6 +134,32 @@ public class HealthResource {
             return "broker: work queues without a consumer: " + broker.unconsumedWorkQueues();
         }
         return "clock: not admitting jobs: " + clock.get("detail");
+    }
+
+    /** This server boot, its lease, and every boot whose lease holds (the servers sharing the ledger). */
+    private Map<String, Object> instance() {
+        Map<String, Object> v = new LinkedHashMap<>();
+        v.put("id", incarnation.instanceId());
+        v.put("boot_id", incarnation.bootId());
+        v.put("booted_at", incarnation.bootedAt());
+        v.put("lease_ms", settings.instanceLeaseMs());
+        v.put("lease_renewed_at", incarnation.renewedAt());
+        if (incarnation.renewalError() != null) {
+            v.put("lease_error", incarnation.renewalError());
+        }
+        try {
+            v.put("live", leases.live(System.currentTimeMillis(), settings.instanceLeaseMs()).stream()
+                    .map(l -> new LiveBoot(l.getInstanceId(), l.getBootId(), l.getStartedAt(), l.getHeartbeatAt()))
+                    .toList());
+        } catch (RuntimeException e) {
+            v.put("live_error", String.valueOf(e.getMessage()));
+        }
+        return v;
+    }
+
+    /** A server boot whose lease holds. */
+    public record LiveBoot(@JsonbProperty("instance_id") String instanceId, @JsonbProperty("boot_id") String bootId,
+            @JsonbProperty("started_at") long startedAt, @JsonbProperty("heartbeat_at") long heartbeatAt) {
     }
 
     private static Map<String, Object> view(ConsumerStatus.Activation a) {

@@ -90,6 +90,7 @@ public class StatsResource {
         body.put("revoked", report.revoked());
         body.put("outcome_unknown", report.unknown());
         body.put("previous_boot", report.previousBoot());
+        body.put("lapsed_leases", report.lapsedLeases());
         body.put("rolled_up", report.rolledUp());
         body.put("purged", Map.of("jobs", report.purged().jobs(), "deliveries", report.purged().deliveries(),
                 "quarantined", report.purged().quarantined()));
