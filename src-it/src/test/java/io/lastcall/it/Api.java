@@ -66,7 +66,12 @@ public final class Api {
      * answer is parsed as JSON when it is JSON, else kept as a JSON string.
      */
     public static Reply send(String method, String path, String body, ItConfig.User user) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(ItConfig.baseUrl() + path))
+        return sendTo(ItConfig.baseUrl(), method, path, body, user);
+    }
+
+    /** As {@link #send}, to the server at {@code baseUrl} (e.g. http://127.0.0.1:15180/lastcall). */
+    public static Reply sendTo(String baseUrl, String method, String path, String body, ItConfig.User user) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path))
                 .timeout(Duration.ofSeconds(30)).header("Accept", "application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofString(body));

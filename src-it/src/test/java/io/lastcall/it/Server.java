@@ -112,7 +112,16 @@ public final class Server {
     }
 
     public static void kill() throws IOException, InterruptedException {
-        String pid = Files.readString(pidFile(), StandardCharsets.UTF_8).trim();
+        kill(pidFile());
+    }
+
+    /** kill -9 of the Payara domain {@code domain} of the test runtime. */
+    public static void killPayaraDomain(String domain) throws IOException, InterruptedException {
+        kill(runtime().resolve("domains/" + domain + "/config/pid"));
+    }
+
+    private static void kill(Path pidFile) throws IOException, InterruptedException {
+        String pid = Files.readString(pidFile, StandardCharsets.UTF_8).trim();
         Process kill = new ProcessBuilder("kill", "-9", pid).inheritIO().start();
         assertEquals(0, kill.waitFor(), "kill -9 " + pid);
         Await.until("the server process gone", Duration.ofSeconds(30),
@@ -121,17 +130,25 @@ public final class Server {
 
     /** The same script and settings the build used, without emptying the ledgers; waits until healthy. */
     public static void restart() throws IOException, InterruptedException {
-        ProcessBuilder start = new ProcessBuilder("bash", System.getProperty("lastcall.it.server-script"), "start");
-        start.environment().put("LC_RUNTIME", runtime().toString());
-        start.environment().put("LC_DOMAIN", NAME);
-        start.environment().put("LC_PORTBASE", System.getProperty("lastcall.it.portbase"));
-        start.environment().put("LC_ENV_FILE", System.getProperty("lastcall.it.env-file"));
-        start.environment().put("LC_DB", "h2");
-        start.environment().put("LC_RESET_DATABASES", "false");
-        Process process = start.inheritIO().start();
-        assertTrue(process.waitFor(180, TimeUnit.SECONDS), "restart within 3 minutes");
-        assertEquals(0, process.exitValue(), "restart: " + List.of(start.command()));
+        start(NAME, System.getProperty("lastcall.it.portbase"), "h2");
         Await.until("the application is back", Duration.ofSeconds(120), () -> Api.get("/api/health").status(),
                 s -> s == 200);
+    }
+
+    /**
+     * Starts server {@code name} on port base {@code portbase} with the build's script, env file
+     * and database {@code db}, without emptying the ledgers (a deployed application starts with it).
+     */
+    public static void start(String name, String portbase, String db) throws IOException, InterruptedException {
+        ProcessBuilder start = new ProcessBuilder("bash", System.getProperty("lastcall.it.server-script"), "start");
+        start.environment().put("LC_RUNTIME", runtime().toString());
+        start.environment().put("LC_DOMAIN", name);
+        start.environment().put("LC_PORTBASE", portbase);
+        start.environment().put("LC_ENV_FILE", System.getProperty("lastcall.it.env-file"));
+        start.environment().put("LC_DB", db);
+        start.environment().put("LC_RESET_DATABASES", "false");
+        Process process = start.inheritIO().start();
+        assertTrue(process.waitFor(180, TimeUnit.SECONDS), "start within 3 minutes");
+        assertEquals(0, process.exitValue(), "start: " + List.of(start.command()));
     }
 }

@@ -1,0 +1,177 @@
+package io.lastcall.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lastcall.it.DispatchSpy.Request;
+import jakarta.json.JsonObject;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
+
+/**
+ * Two Payara domains from the build (src-it-scale/pom.xml: "lastcall-scale-a" and
+ * "lastcall-scale-b", each with lastcall.ear deployed) on one PostgreSQL ledger and one broker,
+ * consuming the same work queue. 500 jobs with mixed deadlines; server B is killed -9 while it
+ * has a call in flight, and started again only after server A closed what B left (its lease
+ * lapsed). Every job ends once, none is sent twice or late, the invariant holds, and the spy saw
+ * exactly the requests the ledger says were written.
+ */
+@EnabledIfSystemProperty(named = "lastcall.it.scaleout", matches = "true")
+class ScaleOutIT {
+
+    private static final int JOBS = 500;
+    private static final Duration WAIT = Duration.ofMinutes(4);
+    private static final Set<String> WRITTEN = Set.of("HANDED_OFF", "COMPLETED", "FAILED", "UNKNOWN");
+
+    private final String a = ItConfig.baseUrl();
+    private final String b = System.getProperty("lastcall.it.base-url-b");
+
+    @Test
+    void twoServersKeepThePromiseWhileOneIsKilledAndRestarted() throws Exception {
+        DispatchSpy spy = DispatchSpy.get();
+        String idA = instanceOf(a);
+        String idB = instanceOf(b);
+        assertNotEquals(idA, idB, "each server has its own instance id");
+        assertEquals(Set.of(idA, idB), liveInstances(a), "A sees both leases");
+
+        Random random = new Random(11);
+        Map<String, Long> deadlines = new TreeMap<>();
+        List<String> slow = new ArrayList<>();
+        for (int i = 0; i < JOBS; i++) {
+            String id = Jobs.newId("scale");
+            boolean shortLived = i % 5 == 0;
+            // a fifth must start within 0.15-1.5 s: some make it, some expire on the way
+            long expiresAt = Jobs.now() + (shortLived ? 150 + random.nextInt(1_350) : 150_000);
+            // the last 25 take 3 s at the model: calls still in flight when the submitting is done
+            String model = i >= JOBS - 25 || i % 10 == 3 ? "spy-delay-3000" : i % 3 == 0 ? "spy-delay-200" : "spy-ok";
+            if (model.equals("spy-delay-3000")) {
+                slow.add(id);
+            }
+            // alternate the servers' ingress; both publish to the same exchange
+            int status = submit(i % 2 == 0 ? a : b, Jobs.envelope(id, expiresAt, model).build().toString());
+            assertEquals(201, status, id);
+            deadlines.put(id, expiresAt);
+        }
+
+        String inFlightOnB = Await.until("a call of server B in flight", WAIT, () -> slow.stream()
+                .filter(id -> spy.requestsFor(id).size() == 1).filter(id -> handedOffBy(id, idB)).findFirst()
+                .orElse(null), id -> id != null);
+        Server.killPayaraDomain(System.getProperty("lastcall.it.domain-b"));
+        long killedAt = System.currentTimeMillis();
+
+        JsonObject lost = Await.until("server A closes B's handoff once B's lease lapsed", WAIT,
+                () -> job(a, inFlightOnB), j -> !j.isNull("outcome"));
+        assertEquals("OUTCOME_UNKNOWN/SERVER_LOST", lost.getString("outcome") + "/" + lost.getString("reason"),
+                lost.toString());
+        // B renewed every quarter of the lease: it lapsed at least three quarters of it after the kill
+        long closedAfter = lost.getJsonObject("trace").getJsonNumber("finished_at").longValue() - killedAt;
+        assertTrue(closedAfter >= leaseMs(a) * 3 / 4 - 250, "not before the lease lapsed: " + closedAfter + " ms, "
+                + lost);
+        assertEquals(Set.of(idA), liveInstances(a), "B's lease lapsed");
+
+        Server.start(System.getProperty("lastcall.it.domain-b"), System.getProperty("lastcall.it.portbase-b"),
+                "postgres");
+        Await.until("server B is back", Duration.ofMinutes(2), () -> health(b), s -> s == 200);
+
+        Map<String, JsonObject> ended = new HashMap<>();
+        for (String id : deadlines.keySet()) {
+            ended.put(id, Await.until("an outcome for " + id, WAIT, () -> job(id.hashCode() % 2 == 0 ? a : b, id),
+                    j -> j != null && !j.isNull("outcome")));
+        }
+        Await.sleep(1_000);
+
+        Map<String, Long> outcomes = ended.values().stream().collect(Collectors.groupingBy(
+                j -> j.getString("outcome") + "/" + j.getString("reason"), TreeMap::new, Collectors.counting()));
+        int written = 0;
+        int unknownUnwritten = 0;
+        for (Map.Entry<String, JsonObject> e : ended.entrySet()) {
+            String id = e.getKey();
+            JsonObject job = e.getValue();
+            List<Request> requests = spy.requestsFor(id);
+            assertTrue(requests.size() <= 1, "never sent twice: " + job);
+            for (Request r : requests) {
+                assertTrue(r.receivedAt() <= deadlines.get(id), "never sent late: " + r + " " + job);
+            }
+            long writtenHere = job.getJsonArray("attempts").getValuesAs(JsonObject.class).stream()
+                    .filter(at -> WRITTEN.contains(at.getString("state"))).count();
+            long handedOffLate = job.getJsonArray("attempts").getValuesAs(JsonObject.class).stream()
+                    .filter(at -> !at.isNull("handed_off_at"))
+                    .filter(at -> at.getJsonNumber("handed_off_at").longValue() > deadlines.get(id)).count();
+            assertEquals(0, handedOffLate, "no handoff after the deadline: " + job);
+            written += (int) writtenHere;
+            if (writtenHere != requests.size()) {
+                // only possible for a handoff that B committed and was killed before writing
+                assertEquals("OUTCOME_UNKNOWN", job.getString("outcome"), job.toString());
+                unknownUnwritten++;
+            }
+        }
+        int requested = deadlines.keySet().stream().mapToInt(id -> spy.requestsFor(id).size()).sum();
+        assertEquals(written - unknownUnwritten, requested, "the spy's requests are the attempts written");
+        System.out.println("scale-out: " + JOBS + " jobs on " + idA + " and " + idB + ": " + outcomes + "; "
+                + requested + " requests; " + unknownUnwritten + " unknown handoffs never written");
+        assertTrue(outcomes.getOrDefault("COMPLETED/ON_TIME", 0L) > JOBS / 2, outcomes.toString());
+
+        for (String server : List.of(a, b)) {
+            JsonObject report = Api.sendTo(server, "POST", "/api/reconcile", "", ItConfig.user("operator")).json()
+                    .asJsonObject();
+            assertTrue(report.getBoolean("invariant_holds"), report.toString());
+            JsonObject w = report.getJsonObject("workloads").getJsonObject("incident-summary");
+            assertEquals(0, w.getJsonNumber("double_claims").longValue(), w.toString());
+            assertEquals(JOBS, w.getJsonNumber("terminal").longValue(), w.toString());
+            assertEquals(0, w.getJsonNumber("in_flight").longValue(), w.toString());
+        }
+        assertEquals(Set.of(idA, idB), liveInstances(b), "B's new boot holds a lease again");
+    }
+
+    private static int submit(String server, String envelope) {
+        return Api.sendTo(server, "POST", "/api/jobs", envelope, ItConfig.user("submitter")).status();
+    }
+
+    private static JsonObject job(String server, String id) {
+        Api.Reply reply = Api.sendTo(server, "GET", "/api/jobs/" + id, null, ItConfig.user("operator"));
+        return reply.status() == 200 ? reply.json().asJsonObject() : null;
+    }
+
+    private boolean handedOffBy(String id, String instance) {
+        JsonObject job = job(a, id);
+        return job != null && "HANDED_OFF".equals(job.getString("state")) && job.getJsonArray("attempts")
+                .getValuesAs(JsonObject.class).stream().anyMatch(at -> "HANDED_OFF".equals(at.getString("state"))
+                        && instance.equals(at.getString("instance_id")));
+    }
+
+    private static int health(String server) {
+        try {
+            return Api.sendTo(server, "GET", "/api/health", null, ItConfig.user("operator")).status();
+        } catch (IllegalStateException down) {
+            return 0;
+        }
+    }
+
+    private static JsonObject instance(String server) {
+        return Api.sendTo(server, "GET", "/api/health", null, ItConfig.user("operator")).json().asJsonObject()
+                .getJsonObject("instance");
+    }
+
+    private static String instanceOf(String server) {
+        return instance(server).getString("id");
+    }
+
+    private static long leaseMs(String server) {
+        return instance(server).getJsonNumber("lease_ms").longValue();
+    }
+
+    private static Set<String> liveInstances(String server) {
+        return instance(server).getJsonArray("live").getValuesAs(JsonObject.class).stream()
+                .map(l -> l.getString("instance_id")).collect(Collectors.toSet());
+    }
+}
