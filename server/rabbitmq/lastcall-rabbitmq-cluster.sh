@@ -22,6 +22,8 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 DIR=${LC_CLUSTER_DIR:-$HERE/../../.lastcall/rabbitmq-cluster}
+# absolute: the nodes start from their own directories
+mkdir -p "$DIR" && DIR=$(cd "$DIR" && pwd)
 NODES=${LC_CLUSTER_NODES:-3}
 PORT=${LC_CLUSTER_PORT:-5681}
 BIN=${LC_RABBITMQ_BIN:-/usr/lib/rabbitmq/bin}
@@ -68,12 +70,15 @@ listeners.tcp.local = 127.0.0.1:$(port "$n")
 cluster_partition_handling = pause_minority
 EOF
   say "starting $(node "$n") (AMQP 127.0.0.1:$(port "$n"))"
-  env HOME="$DIR" RABBITMQ_CONF_ENV_FILE="$home/rabbitmq-env.conf" RABBITMQ_CONFIG_FILE="$home/rabbitmq.conf" \
+  # from its own directory: a node that crashes writes its dumps there, not where this was called
+  cd "$home"
+  env HOME="$DIR" ERL_CRASH_DUMP="$home/erl_crash.dump" RABBITMQ_CONF_ENV_FILE="$home/rabbitmq-env.conf" RABBITMQ_CONFIG_FILE="$home/rabbitmq.conf" \
     RABBITMQ_NODENAME="$(node "$n")" RABBITMQ_DIST_PORT=$(($(port "$n") + 20000)) \
     RABBITMQ_MNESIA_BASE="$home/mnesia" RABBITMQ_LOG_BASE="$home/log" \
     RABBITMQ_ENABLED_PLUGINS_FILE="$home/enabled_plugins" RABBITMQ_PID_FILE="$home/pid" \
     ERL_EPMD_ADDRESS=127.0.0.1 RABBITMQ_SERVER_ADDITIONAL_ERL_ARGS="-kernel inet_dist_use_interface {127,0,0,1}" \
     setsid "$BIN/rabbitmq-server" -detached </dev/null >"$home/log/startup.log" 2>&1
+  cd - >/dev/null
 }
 
 await() {
