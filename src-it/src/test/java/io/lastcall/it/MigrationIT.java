@@ -48,11 +48,13 @@ class MigrationIT {
     void aLedgerOfTheFirstReleaseIsBaselinedMigratedAndItsJobsStillRead() {
         assumeTrue(ItConfig.postgres(), "the old ledger is written with psql");
 
-        assertEquals(List.of("1|BASELINE|t", "2|SQL|t", "3|SQL|t"), Postgres.sql("SELECT version, type, success FROM "
+        assertEquals(List.of("1|BASELINE|t", "2|SQL|t", "3|SQL|t", "4|SQL|t"), Postgres.sql("SELECT version, type, success FROM "
                 + SCHEMA + ".lc_schema_history ORDER BY installed_rank").lines().toList(),
-                "baselined at 1, then 2 and 3 applied");
+                "baselined at 1, then 2, 3 and 4 applied");
         assertEquals("0", Postgres.sql("SELECT count(*) FROM " + SCHEMA + ".lc_ended_totals WHERE double_claims > 0"),
                 "version 2's table, renamed and extended by version 3, is there");
+        assertEquals("1", Postgres.sql("SELECT count(*) FROM information_schema.tables WHERE table_schema = '"
+                + SCHEMA + "' AND table_name = 'lc_instance_lease'"), "version 4's lease table is there");
 
         JsonObject job = Jobs.get(JOB);
         assertEquals("COMPLETED", job.getString("outcome"));
