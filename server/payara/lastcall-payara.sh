@@ -241,9 +241,16 @@ undeploy() {
 stop() {
   if [ -x "$ASADMIN" ] && running; then
     say "stopping"
-    "$ASADMIN" stop-domain --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null
+    "$ASADMIN" stop-domain --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null || true
   else
-    say "not running"
+    say "not running (asadmin list-domains)"
+  fi
+  # a domain whose admin listener does not answer is "not running" to asadmin; its process may live on
+  local pidfile="$DOMAINS/$LC_DOMAIN/config/pid" pid
+  pid=$(cat "$pidfile" 2>/dev/null || true)
+  if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null && grep -qa "$DOMAINS/$LC_DOMAIN" "/proc/$pid/cmdline" 2>/dev/null; then
+    say "process $pid of the domain still runs: killing it"
+    kill -9 "$pid" || true
   fi
 }
 
