@@ -54,8 +54,9 @@ class BudgetAcrossServersIT {
         Map<String, JsonObject> ended = EndedJobs.await(deadlines.keySet(), a, WAIT);
         Map<String, Long> outcomes = EndedJobs.check(ended, deadlines, spy);
 
+        BigDecimal budget = new BigDecimal(ItConfig.domainSetting("LASTCALL_WORKLOAD_SCALE_BUDGET_BUDGET"));
         BigDecimal estimate = ended.values().iterator().next().getJsonNumber("estimate").bigDecimalValue();
-        long fits = budget().divide(estimate, 0, RoundingMode.FLOOR).longValueExact();
+        long fits = budget.divide(estimate, 0, RoundingMode.FLOOR).longValueExact();
         assertTrue(fits > 0 && fits < JOBS, "the budget fits some of the jobs, not all: " + fits);
         assertEquals(Map.of("COMPLETED/ON_TIME", fits, "BUDGET_DENIED/BUDGET_DENIED", JOBS - fits), outcomes,
                 "exactly the jobs the budget fits were claimed, across both servers");
@@ -68,18 +69,13 @@ class BudgetAcrossServersIT {
         JsonObject stats = Api.sendTo(b, "GET", "/api/stats", null, ItConfig.user("operator")).json().asJsonObject()
                 .getJsonObject("workloads").getJsonObject(WORKLOAD);
         BigDecimal spent = stats.getJsonNumber("actual_spend").bigDecimalValue();
-        assertTrue(spent.signum() > 0 && spent.compareTo(budget()) <= 0, "spend within the budget: " + stats);
+        assertTrue(spent.signum() > 0 && spent.compareTo(budget) <= 0, "spend within the budget: " + stats);
         Map<String, Long> passedBy = ended.values().stream().flatMap(j -> j.getJsonArray("attempts").stream())
                 .collect(Collectors.groupingBy(x -> x.asJsonObject().getString("instance_id", "?"), TreeMap::new,
                         Collectors.counting()));
-        System.out.println("budget across servers: " + fits + " of " + JOBS + " fit " + budget() + " at " + estimate
+        System.out.println("budget across servers: " + fits + " of " + JOBS + " fit " + budget + " at " + estimate
                 + " each; spent " + spent + "; deliveries on A " + decidedByA + ", on B " + decidedByB
                 + "; passed claims per server " + passedBy);
-    }
-
-    /** The budget scale-domain.env gives the workload: both servers read the same file. */
-    private static BigDecimal budget() {
-        return new BigDecimal(ItConfig.domainSetting("LASTCALL_WORKLOAD_SCALE_BUDGET_BUDGET"));
     }
 
     /** The connected consumers of the activation that consumes {@link #QUEUE}, per its health; 0 when down. */

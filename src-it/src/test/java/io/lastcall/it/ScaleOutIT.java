@@ -60,10 +60,12 @@ class ScaleOutIT {
             deadlines.put(id, expiresAt);
         }
 
-        String inFlightOnB = Await.until("a call of server B in flight", WAIT, () -> slow.stream()
-                .filter(id -> spy.requestsFor(id).size() == 1).filter(id -> handedOffBy(id, idB)).findFirst()
-                .orElse(null), id -> id != null);
         long heartbeatB = heartbeatOf(a, idB);
+        // a 3 s call received at most 2 s ago: still in flight when the kill lands a moment later
+        String inFlightOnB = Await.until("a call of server B in flight", WAIT, () -> slow.stream()
+                .filter(id -> spy.requestsFor(id).size() == 1)
+                .filter(id -> spy.requestsFor(id).get(0).receivedAt() > System.currentTimeMillis() - 2_000)
+                .filter(id -> handedOffBy(id, idB)).findFirst().orElse(null), id -> id != null);
         Server.killPayaraDomain(System.getProperty("lastcall.it.domain-b"));
         try {
             // B's last heartbeat, as A reads it, unless B's lease lapsed already (a late renewal)
@@ -74,8 +76,9 @@ class ScaleOutIT {
             assertEquals("OUTCOME_UNKNOWN/SERVER_LOST", lost.getString("outcome") + "/" + lost.getString("reason"),
                     lost.toString());
             long closedAt = lost.getJsonObject("trace").getJsonNumber("finished_at").longValue();
-            assertTrue(closedAt >= heartbeatB + leaseMs(a), "not before B's lease lapsed: its last heartbeat "
-                    + heartbeatB + ", lease " + leaseMs(a) + " ms, " + lost);
+            long leaseMs = leaseMs(a);
+            assertTrue(closedAt >= heartbeatB + leaseMs, "not before B's lease lapsed: its last heartbeat "
+                    + heartbeatB + ", lease " + leaseMs + " ms, " + lost);
             assertEquals(Set.of(idA), liveInstances(a), "B's lease lapsed");
         } finally {
             Server.start(System.getProperty("lastcall.it.domain-b"), System.getProperty("lastcall.it.portbase-b"),
