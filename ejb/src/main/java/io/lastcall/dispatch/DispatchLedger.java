@@ -57,11 +57,12 @@ public class DispatchLedger {
     }
 
     /**
-     * Whether the request may be written, and until when: {@code writeByNanos} (System.nanoTime)
-     * is the handoff authorization's end, never past the deadline minus the margin.
+     * Whether the request may be written, and until when: the handoff authorization's end, never
+     * past the deadline minus the margin, by the monotonic clock ({@code writeByNanos},
+     * System.nanoTime) and by the wall clock ({@code writeByMillis}, epoch ms).
      */
-    public record Authorization(boolean granted, long checkNanos, long writeByNanos) {
-        static final Authorization REFUSED = new Authorization(false, 0, 0);
+    public record Authorization(boolean granted, long checkNanos, long writeByNanos, long writeByMillis) {
+        static final Authorization REFUSED = new Authorization(false, 0, 0, 0);
     }
 
     @PersistenceContext(unitName = "ledger")
@@ -78,6 +79,13 @@ public class DispatchLedger {
 
     private Job lock(String jobId) {
         return em.find(Job.class, jobId, LockModeType.PESSIMISTIC_WRITE);
+    }
+
+    /** Locks the attempt's job, then reads the attempt again: what another transaction changed before the lock counts. */
+    private Job lockedFor(Attempt attempt) {
+        Job job = lock(attempt.getJobId());
+        em.refresh(attempt);
+        return job;
     }
 
     /**
@@ -219,8 +227,8 @@ public class DispatchLedger {
         }
         job.handedOff(now);
         attempt.handedOff(now, Math.max(0, now - job.getCheckedAt()));
-        return new Authorization(true, checkNanos,
-                checkNanos + TimeUnit.MILLISECONDS.toNanos(Math.min(handoffMaxMs, remaining)));
+        long window = Math.min(handoffMaxMs, remaining);
+        return new Authorization(true, checkNanos, checkNanos + TimeUnit.MILLISECONDS.toNanos(window), now + window);
     }
 
     /**
@@ -232,10 +240,11 @@ public class DispatchLedger {
     public long notSent(String attemptId, String why, WorkloadPolicy policy, List<Long> retryTiersMs,
             long clockUncertaintyMs) {
         Attempt attempt = em.find(Attempt.class, attemptId);
-        Job job = lock(attempt.getJobId());
+        Job job = lockedFor(attempt);
         long now = clock.millis();
-        if (attempt.getState() != Attempt.State.CLAIMED && attempt.getState() != Attempt.State.HANDED_OFF) {
-            return 0;
+        if (job.getGeneration() != attempt.getGeneration() || job.getState() != JobState.CLAIMED && job.getState() != JobState.HANDED_OFF
+                || attempt.getState() != Attempt.State.CLAIMED && attempt.getState() != Attempt.State.HANDED_OFF) {
+            return 0; // the claim was closed or revoked meanwhile (reconciler, another server): not ours to end
         }
         attempt.notSent(now, why);
         return retryOrEnd(job, now, policy, retryTiersMs, clockUncertaintyMs);
@@ -251,9 +260,10 @@ public class DispatchLedger {
     public long settle(String attemptId, ModelResult result, Long checkToWireMs, Pricing pricing,
             WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs) {
         Attempt attempt = em.find(Attempt.class, attemptId);
-        Job job = lock(attempt.getJobId());
+        Job job = lockedFor(attempt);
         long now = clock.millis();
-        if (attempt.getState() != Attempt.State.HANDED_OFF || job.getState() != JobState.HANDED_OFF) {
+        if (attempt.getState() != Attempt.State.HANDED_OFF || job.getState() != JobState.HANDED_OFF
+                || job.getGeneration() != attempt.getGeneration()) {
             return 0; // already settled (a retried settlement whose first try did commit), or reconciled
         }
         switch (result.kind()) {

@@ -2,66 +2,81 @@ package io.lastcall.dispatch;
 
 import io.lastcall.job.DeadlineSemantics;
 import io.lastcall.job.JsonText;
+import io.lastcall.transport.Answer;
+import io.lastcall.transport.BackendConnection;
+import io.lastcall.transport.BackendPool;
+import io.lastcall.transport.Origin;
+import io.lastcall.transport.PreparedRequest;
+import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonString;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.hc.client5.http.HttpRoute;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManager;
-import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
-import org.apache.hc.client5.http.io.ConnectionEndpoint;
-import org.apache.hc.client5.http.io.LeaseRequest;
-import org.apache.hc.client5.http.protocol.HttpClientContext;
-import org.apache.hc.core5.http.ClassicHttpRequest;
-import org.apache.hc.core5.http.ClassicHttpResponse;
-import org.apache.hc.core5.http.ContentType;
 import org.apache.hc.core5.http.HttpException;
-import org.apache.hc.core5.http.HttpHost;
-import org.apache.hc.core5.http.impl.HttpProcessors;
-import org.apache.hc.core5.http.impl.io.HttpRequestExecutor;
-import org.apache.hc.core5.http.io.entity.StringEntity;
-import org.apache.hc.core5.http.io.support.ClassicRequestBuilder;
-import org.apache.hc.core5.http.protocol.HttpProcessor;
-import org.apache.hc.core5.io.CloseMode;
-import org.apache.hc.core5.util.TimeValue;
-import org.apache.hc.core5.util.Timeout;
 
 /**
- * Speaks the OpenAI chat-completions API to a model backend, in two steps so that nothing is
- * sent after the final check: {@link #connect} leases and opens a connection (TCP and, for
- * https, TLS) with a connect timeout bounded by the job's remaining lifetime; the caller then
- * makes the last deadline check and commits HANDED_OFF; {@link Connection#send} then writes the
- * request at once. Apache HttpClient 5's explicit connection leasing is what allows "connected,
- * nothing written yet" (README, "Why Apache HttpClient 5"). Each request carries the deadline
- * ({@code X-Lastcall-Deadline}, epoch ms) and the attempt id as idempotency key; the response,
- * headers and body, is bounded by the call's timeout and by {@code lastcall.model.max-response-bytes}.
+ * Speaks the OpenAI chat-completions API to a model backend, in steps that put nothing between
+ * the last deadline check and the complete request (docs/design.md, "Transport"):
+ * {@link #connect} leases a connection the server has not closed (or opens one, TLS included);
+ * {@link Connection#prepare} serializes the whole request into bytes and arms the watchdog that
+ * bounds the call; the caller makes the last check and commits HANDED_OFF;
+ * {@link Connection#write} checks the authorization by both clocks and writes the bytes in one
+ * write — the handoff is its last byte; {@link Connection#answer} reads and classifies the answer.
+ * Each request carries the deadline ({@code X-Lastcall-Deadline}, epoch ms) and the attempt id as
+ * idempotency key.
  */
 @ApplicationScoped
 public class ModelClient {
 
     public static final String DEADLINE_HEADER = "X-Lastcall-Deadline";
 
-    /** Who is calling, for the request headers, and how long the answer may take. */
+    /** Who is calling, for the request headers, and how long the call (write and answer) may take. */
     public record Call(String jobId, String attemptId, long expiresAt, DeadlineSemantics semantics, long timeoutMs) {
     }
 
-    private static final HttpProcessor PROTOCOL = HttpProcessors.client("lastcall");
+    /** The outcome of the write: all of it written at {@code atNanos}, or not (and why). */
+    public record Sent(boolean written, long atNanos, String notWrittenBecause) {
+    }
 
-    private final PoolingHttpClientConnectionManager pool = PoolingHttpClientConnectionManagerBuilder.create()
-            .setMaxConnTotal(1_000).setMaxConnPerRoute(1_000).build();
-    private final HttpRequestExecutor executor = new HttpRequestExecutor();
+    private final BackendPool pool = new BackendPool();
+
+    @Resource
+    ManagedScheduledExecutorService managedScheduler;
+
+    private ScheduledExecutorService scheduler;
+
+    public ModelClient() {
+    }
+
+    /** Outside a container (tests): watchdogs on the given scheduler. */
+    ModelClient(ScheduledExecutorService scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    @PostConstruct
+    void start() {
+        if (scheduler == null) {
+            scheduler = managedScheduler;
+        }
+        // idle connections past their keep-alive are closed even when no call comes
+        scheduler.scheduleWithFixedDelay(pool::evictExpired, 1, 1, TimeUnit.SECONDS);
+    }
 
     /**
      * A connection to the backend at {@code baseUrl} (the {@code /v1} root), ready to write.
@@ -70,137 +85,123 @@ public class ModelClient {
      */
     public Connection connect(String baseUrl, long connectTimeoutMs) throws IOException {
         URI uri = URI.create(baseUrl + "/chat/completions");
-        HttpHost host = HttpHost.create(uri);
-        HttpRoute route = new HttpRoute(host, null, "https".equalsIgnoreCase(host.getSchemeName()));
-        Timeout timeout = Timeout.ofMilliseconds(Math.max(1, connectTimeoutMs));
-        long started = System.nanoTime();
-        LeaseRequest lease = pool.lease(null, route, timeout, null);
-        ConnectionEndpoint endpoint;
         try {
-            endpoint = lease.get(timeout);
-        } catch (TimeoutException e) {
-            lease.cancel();
-            throw new IOException("no connection to " + host + " free within " + connectTimeoutMs + " ms", e);
-        } catch (ExecutionException e) {
-            throw new IOException("leasing a connection to " + host + ": " + e.getCause(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted while leasing a connection to " + host, e);
+            return new Connection(uri, pool.lease(Origin.of(uri), connectTimeoutMs));
+        } catch (IllegalArgumentException e) {
+            throw new IOException("model base URL " + baseUrl + ": " + e.getMessage(), e);
         }
-        try {
-            if (!endpoint.isConnected()) {
-                long left = connectTimeoutMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
-                if (left < 1) {
-                    throw new IOException("no time left to connect to " + host);
-                }
-                pool.connect(endpoint, TimeValue.ofMilliseconds(left), HttpClientContext.create());
-            }
-        } catch (IOException | RuntimeException e) {
-            discard(endpoint);
-            throw e instanceof IOException io ? io : new IOException(e);
-        }
-        return new Connection(uri, endpoint);
     }
 
-    /** An open connection that has not written anything; close it whether or not it was used. */
+    /** A connection that has written nothing yet; close it whether or not it was used. */
     public final class Connection implements AutoCloseable {
         private final URI uri;
-        private final ConnectionEndpoint endpoint;
-        private boolean reusable;
+        private final BackendConnection backend;
+        private ScheduledFuture<?> watchdog;
+        private long endNanos;
+        private long timeoutMs;
+        private boolean written;
+        private long reusableForMs;
 
-        private Connection(URI uri, ConnectionEndpoint endpoint) {
+        private Connection(URI uri, BackendConnection backend) {
             this.uri = uri;
-            this.endpoint = endpoint;
+            this.backend = backend;
         }
 
         /**
-         * Writes the request at once and reads the answer within {@code call.timeoutMs()}.
+         * The whole request as bytes, made before the last check, and the watchdog that closes the
+         * connection when {@code call.timeoutMs()} is up, however far the write or the answer got.
+         */
+        public PreparedRequest prepare(String payload, Call call, String apiKey) {
+            Map<String, String> headers = new LinkedHashMap<>();
+            headers.put("Accept", "application/json");
+            headers.put(DEADLINE_HEADER, Long.toString(call.expiresAt()));
+            headers.put("X-Lastcall-Deadline-Semantics", call.semantics().name());
+            headers.put("X-Lastcall-Job-Id", call.jobId());
+            headers.put("X-Lastcall-Attempt-Id", call.attemptId());
+            headers.put("Idempotency-Key", call.attemptId());
+            if (apiKey != null) {
+                headers.put("Authorization", "Bearer " + apiKey);
+            }
+            PreparedRequest request = PreparedRequest.post(uri, headers, "application/json",
+                    payload.getBytes(StandardCharsets.UTF_8));
+            timeoutMs = Math.max(1, call.timeoutMs());
+            endNanos = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+            watchdog = scheduler.schedule(backend::abort, timeoutMs, TimeUnit.MILLISECONDS);
+            return request;
+        }
+
+        /**
+         * The handoff: if the authorization still holds by the monotonic clock ({@code writeByNanos},
+         * System.nanoTime) and by the wall clock ({@code writeByMillis}; nanoTime stands still while
+         * the machine is suspended), writes the prepared request in one write. A write that fails
+         * was not completely written, so the server cannot have processed it: not written.
+         */
+        public Sent write(PreparedRequest request, long writeByNanos, long writeByMillis, Clock wallClock) {
+            long now = System.nanoTime();
+            if (now - writeByNanos > 0 || wallClock.millis() > writeByMillis) {
+                return new Sent(false, now, "not written within the handoff authorization");
+            }
+            try {
+                backend.write(request);
+            } catch (IOException e) {
+                return new Sent(false, System.nanoTime(), backend.aborted()
+                        ? "the request was not completely written within the call timeout (" + timeoutMs + " ms)"
+                        : "the connection failed while the request was written: " + e);
+            }
+            long lastByte = System.nanoTime();
+            written = true;
+            return new Sent(true, lastByte, null);
+        }
+
+        /**
+         * Reads the answer of a written request within the call's timeout and classifies it.
          *
          * @param notProcessed statuses that mean "not processed" (may be retried)
+         * @param keepAliveMs  how long the connection may then wait for the next request, at most
          */
-        public ModelResult send(String payload, Call call, String apiKey, Set<Integer> notProcessed,
-                int maxResponseBytes) {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(call.timeoutMs());
-            ClassicRequestBuilder builder = ClassicRequestBuilder.post(uri)
-                    .setHeader("Accept", "application/json")
-                    .setHeader(DEADLINE_HEADER, Long.toString(call.expiresAt()))
-                    .setHeader("X-Lastcall-Deadline-Semantics", call.semantics().name())
-                    .setHeader("X-Lastcall-Job-Id", call.jobId())
-                    .setHeader("X-Lastcall-Attempt-Id", call.attemptId())
-                    .setHeader("Idempotency-Key", call.attemptId())
-                    .setEntity(new StringEntity(payload, ContentType.APPLICATION_JSON));
-            if (apiKey != null) {
-                builder.setHeader("Authorization", "Bearer " + apiKey);
-            }
-            ClassicHttpRequest request = builder.build();
-            HttpClientContext context = HttpClientContext.create();
+        public ModelResult answer(Set<Integer> notProcessed, int maxResponseBytes, long keepAliveMs) {
             try {
-                endpoint.setSocketTimeout(Timeout.ofMilliseconds(Math.max(1, call.timeoutMs())));
-                executor.preProcess(request, PROTOCOL, context);
-                try (ClassicHttpResponse response = endpoint.execute(call.attemptId(), request, executor, context)) {
-                    int status = response.getCode();
-                    Body body = read(response, deadline, maxResponseBytes);
-                    reusable = body.complete();
-                    if (status / 100 != 2) {
-                        return ModelResult.error(status, "HTTP " + status + ": " + abbreviate(body.text(), 300),
-                                notProcessed.contains(status));
-                    }
-                    if (!body.complete()) {
-                        return ModelResult.completed(status, null, null, abbreviate(body.text(), 2_000));
-                    }
-                    return parse(status, body.text());
+                Answer answer = backend.read(maxResponseBytes, endNanos, keepAliveMs);
+                reusableForMs = answer.reusableForMs();
+                int status = answer.status();
+                if (status / 100 != 2) {
+                    return ModelResult.error(status, "HTTP " + status + ": " + abbreviate(answer.body(), 300),
+                            notProcessed.contains(status));
                 }
-            } catch (java.net.SocketTimeoutException e) {
-                return ModelResult.unknown("no complete response within " + call.timeoutMs() + " ms: " + e.getMessage());
+                if (!answer.complete()) {
+                    return ModelResult.completed(status, null, null, abbreviate(answer.body(), 2_000));
+                }
+                return parse(status, answer.body());
+            } catch (SocketTimeoutException e) {
+                return ModelResult.unknown("no complete response within " + timeoutMs + " ms");
             } catch (IOException | HttpException | RuntimeException e) {
-                return ModelResult.unknown("connection failed after the request was written: " + e);
+                return ModelResult.unknown(backend.aborted() ? "no complete response within " + timeoutMs + " ms"
+                        : "connection failed after the request was written: " + e);
             }
         }
 
-        /** Returns a fully read connection to the pool, else closes it. */
+        /** Back to the pool when the server allows another request on it, else closed. */
         @Override
         public void close() {
-            if (reusable) {
-                pool.release(endpoint, null, TimeValue.ofSeconds(30));
+            if (watchdog != null) {
+                watchdog.cancel(false);
+            }
+            if (written && reusableForMs > 0) {
+                pool.release(backend, reusableForMs);
             } else {
-                discard(endpoint);
+                backend.close();
             }
-        }
-
-        /** Reads at most {@code max} bytes of the body, giving up at {@code deadline} (nanoTime). */
-        private Body read(ClassicHttpResponse response, long deadline, int max) throws IOException {
-            if (response.getEntity() == null) {
-                return new Body("", true);
-            }
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            byte[] chunk = new byte[8_192];
-            try (InputStream in = response.getEntity().getContent()) {
-                int n;
-                while ((n = in.read(chunk)) >= 0) {
-                    out.write(chunk, 0, Math.min(n, max - out.size()));
-                    if (out.size() >= max || System.nanoTime() > deadline) {
-                        return new Body(out.toString(StandardCharsets.UTF_8), false);
-                    }
-                    long left = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
-                    endpoint.setSocketTimeout(Timeout.ofMilliseconds(Math.max(1, left)));
-                }
-            }
-            return new Body(out.toString(StandardCharsets.UTF_8), true);
         }
     }
 
-    /** A response body as far as it was read; {@code complete} when it ended within the bounds. */
-    private record Body(String text, boolean complete) {
-    }
-
-    private void discard(ConnectionEndpoint endpoint) {
-        endpoint.close(CloseMode.IMMEDIATE);
-        pool.release(endpoint, null, TimeValue.ZERO_MILLISECONDS);
+    /** Idle pooled connections, for tests. */
+    int idleConnections() {
+        return pool.idleCount();
     }
 
     @PreDestroy
     void shutdown() {
-        pool.close(CloseMode.IMMEDIATE);
+        pool.close();
     }
 
     private static String abbreviate(String s, int max) {

@@ -16,15 +16,24 @@ public record ModelResult(Kind kind, Integer httpStatus, Long promptTokens, Long
     }
 
     public static ModelResult completed(int status, Long prompt, Long completion, String content) {
-        return new ModelResult(Kind.COMPLETED, status, prompt, completion, content, null);
+        return new ModelResult(Kind.COMPLETED, status, prompt, completion, storable(content), null);
     }
 
     public static ModelResult error(int status, String error, boolean notProcessed) {
-        return new ModelResult(notProcessed ? Kind.NOT_PROCESSED : Kind.HTTP_ERROR, status, null, null, null, error);
+        return new ModelResult(notProcessed ? Kind.NOT_PROCESSED : Kind.HTTP_ERROR, status, null, null, null,
+                storable(error));
     }
 
     public static ModelResult unknown(String error) {
-        return new ModelResult(Kind.UNKNOWN, null, null, null, null, error);
+        return new ModelResult(Kind.UNKNOWN, null, null, null, null, storable(error));
+    }
+
+    /**
+     * Text a database column takes: PostgreSQL refuses U+0000 in text, so it is stored as the six
+     * characters {@code \u0000} (a settlement must never fail on what the model wrote).
+     */
+    static String storable(String text) {
+        return text == null || text.indexOf('\u0000') < 0 ? text : text.replace("\u0000", "\\u0000");
     }
 
     /** Whether the backend reported usage (prompt and completion tokens). */

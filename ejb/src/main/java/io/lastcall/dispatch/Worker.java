@@ -8,6 +8,7 @@ import io.lastcall.metrics.LastcallMetrics;
 import io.lastcall.policy.Settings;
 import io.lastcall.policy.WorkloadPolicy;
 import io.lastcall.receipt.ReceivedMessage;
+import io.lastcall.transport.PreparedRequest;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
 import jakarta.ejb.Stateless;
@@ -25,8 +26,9 @@ import java.util.logging.Logger;
 /**
  * One received reference, start to end (docs/design.md §3): receipt → permit wait (earliest
  * deadline first) → final gate (claim) → connect to the backend → last check and HANDED_OFF
- * commit — on the consumer thread — then, on a call thread of {@link CallExecutor} that holds the
- * permit: write at once → answer → settle (→ a retry tier for a failure proven not to have run).
+ * commit → the one write of the prepared request — on the consumer thread — then, on a call thread
+ * of {@link CallExecutor} that holds the permit: answer → settle (→ a retry tier for a failure
+ * proven not to have run).
  * No transaction spans the wait, the connect or the call; each step is its own in
  * {@link DispatchLedger}. Returning normally lets the message be acknowledged (after a handoff
  * the ledger owns the job: a crash during the call ends it OUTCOME_UNKNOWN, never resent); an
@@ -131,10 +133,12 @@ public class Worker {
     }
 
     /**
-     * Connect and the last check with the HANDED_OFF commit on this (consumer) thread; then the
-     * write, the wait for the answer and the settlement on a call thread, which releases the
-     * permit — from here on the ledger, not the broker message, owns the job, so the delivery is
-     * acknowledged when this returns. Returns whether the permit went with the call.
+     * On this (consumer) thread: connect, prepare the request's bytes, the last check with the
+     * HANDED_OFF commit, and the one write — the handoff is its last byte. Then the wait for the
+     * answer and the settlement on a call thread, which releases the permit: from here on the
+     * ledger, not the broker message, owns the job, so the delivery is acknowledged when this
+     * returns. A request not completely written did not run: NOT_SENT, retried within the job's
+     * lifetime. Returns whether the permit went with the call.
      */
     private boolean dispatch(DispatchLedger.GateResult gate, WorkloadPolicy policy, long uncertainty) {
         long remaining = Deadline.remainingForDispatch(gate.expiresAt(), clock.millis(), uncertainty, gate.semantics(),
@@ -148,8 +152,12 @@ public class Worker {
                     settings.retryTiersMs(), uncertainty));
             return false;
         }
+        PreparedRequest request;
         DispatchLedger.Authorization auth;
         try {
+            ModelClient.Call call = new ModelClient.Call(gate.jobId(), gate.attemptId(), gate.expiresAt(),
+                    gate.semantics(), policy.callTimeoutMs(gate.expiresAt(), clock.millis(), gate.semantics()));
+            request = connection.prepare(gate.payload(), call, settings.modelApiKey().orElse(null));
             auth = ledger.handOff(gate.attemptId(), uncertainty, settings.handoffMaxMs());
         } catch (RuntimeException e) {
             connection.close();
@@ -159,10 +167,22 @@ public class Worker {
             connection.close();
             return false;
         }
+        // nothing between the check and the write but this call
+        ModelClient.Sent sent = connection.write(request, auth.writeByNanos(), auth.writeByMillis(), clock);
+        if (!sent.written()) {
+            connection.close();
+            retry(gate, ledger.notSent(gate.attemptId(), sent.notWrittenBecause() + " ("
+                    + TimeUnit.NANOSECONDS.toMillis(sent.atNanos() - auth.checkNanos()) + " ms after the check)",
+                    policy, settings.retryTiersMs(), uncertainty));
+            return false;
+        }
+        long checkToLastByteNanos = sent.atNanos() - auth.checkNanos();
+        metrics.checkToWire(gate.workload(), checkToLastByteNanos);
+        long checkToLastByteMs = TimeUnit.NANOSECONDS.toMillis(checkToLastByteNanos);
         try {
             calls.run(() -> {
                 try (connection) {
-                    call(gate, auth, connection, policy, uncertainty);
+                    answer(gate, connection, checkToLastByteMs, policy, uncertainty);
                 } catch (RuntimeException e) {
                     LOG.log(Level.SEVERE, "The call of attempt " + gate.attemptId() + " of job " + gate.jobId()
                             + " failed outside the model client; the reconciler will mark it OUTCOME_UNKNOWN: " + e, e);
@@ -172,32 +192,20 @@ public class Worker {
             });
             return true;
         } catch (RuntimeException rejected) {
-            // no call thread (the application is stopping): make the call here instead
+            // no call thread (the application is stopping): wait for the answer here instead
             try (connection) {
-                call(gate, auth, connection, policy, uncertainty);
+                answer(gate, connection, checkToLastByteMs, policy, uncertainty);
             }
             return false;
         }
     }
 
-    /** Write at once (or not at all, past the authorization), wait for the answer, settle. */
-    private void call(DispatchLedger.GateResult gate, DispatchLedger.Authorization auth,
-            ModelClient.Connection connection, WorkloadPolicy policy, long uncertainty) {
-        long wireNanos = System.nanoTime();
-        if (wireNanos > auth.writeByNanos()) {
-            retry(gate, ledger.notSent(gate.attemptId(), "not written within the handoff authorization ("
-                    + TimeUnit.NANOSECONDS.toMillis(wireNanos - auth.checkNanos()) + " ms after the check)",
-                    policy, settings.retryTiersMs(), uncertainty));
-            return;
-        }
-        long checkToWireNanos = wireNanos - auth.checkNanos();
-        metrics.checkToWire(gate.workload(), checkToWireNanos);
-        long checkToWireMs = TimeUnit.NANOSECONDS.toMillis(checkToWireNanos);
-        ModelClient.Call call = new ModelClient.Call(gate.jobId(), gate.attemptId(), gate.expiresAt(),
-                gate.semantics(), policy.callTimeoutMs(gate.expiresAt(), clock.millis(), gate.semantics()));
-        ModelResult result = connection.send(gate.payload(), call, settings.modelApiKey().orElse(null),
-                settings.notProcessedStatuses(), settings.modelMaxResponseBytes());
-        settle(gate, result, checkToWireMs, policy, uncertainty);
+    /** Waits for the answer of a written request and settles it. */
+    private void answer(DispatchLedger.GateResult gate, ModelClient.Connection connection, long checkToLastByteMs,
+            WorkloadPolicy policy, long uncertainty) {
+        ModelResult result = connection.answer(settings.notProcessedStatuses(), settings.modelMaxResponseBytes(),
+                settings.modelKeepAliveMs());
+        settle(gate, result, checkToLastByteMs, policy, uncertainty);
     }
 
     /**

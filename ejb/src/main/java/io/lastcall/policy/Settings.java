@@ -110,6 +110,17 @@ public class Settings {
                 .collect(java.util.stream.Collectors.toUnmodifiableSet());
     }
 
+    /**
+     * How long a connection to the model backend is kept idle for the next request
+     * ({@code lastcall.model.keep-alive-ms}, default 800; 0 closes each after its answer). Keep it
+     * below the idle timeout of the backend and of every gateway in between: a request written on a
+     * connection the server is closing is lost, and whether it ran cannot be known. A server's
+     * {@code Keep-Alive: timeout=N} shortens it to 80 % of N.
+     */
+    public long modelKeepAliveMs() {
+        return Math.max(0, number("lastcall.model.keep-alive-ms", 800));
+    }
+
     /** Ceiling of the connect timeout to the model backend; the job's remaining lifetime bounds it further. */
     public long modelConnectTimeoutMs() {
         return Math.max(1, number("lastcall.model.connect-timeout-ms", 5_000));
