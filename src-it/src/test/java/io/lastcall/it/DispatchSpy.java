@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  * that records every request it receives before answering. The requested model chooses the
  * answer: {@code spy-ok} at once; {@code spy-delay-N} after N ms; {@code spy-status-N} with
  * status N; {@code spy-nousage} a 200 without {@code usage}. Usage is otherwise always 11 prompt
- * and 7 completion tokens.
+ * and 7 completion tokens. {@link #closing()} is a second spy that closes its connection after
+ * each answer ({@code Connection: close}), as many servers and proxies do.
  */
 public final class DispatchSpy {
 
@@ -33,12 +34,15 @@ public final class DispatchSpy {
     private static final Pattern MODEL = Pattern.compile("\"model\"\\s*:\\s*\"spy-(ok|delay|status|nousage)-?(\\d*)\"");
 
     private static DispatchSpy running;
+    private static DispatchSpy closing;
 
     private final HttpServer server;
     private final ExecutorService threads = Executors.newCachedThreadPool();
     private final List<Request> requests = new CopyOnWriteArrayList<>();
+    private final boolean closeEach;
 
-    private DispatchSpy(int port) throws IOException {
+    private DispatchSpy(int port, boolean closeEach) throws IOException {
+        this.closeEach = closeEach;
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 50);
         server.createContext("/v1/chat/completions", this::handle);
         server.setExecutor(threads);
@@ -49,12 +53,29 @@ public final class DispatchSpy {
     public static synchronized DispatchSpy get() {
         if (running == null) {
             try {
-                running = new DispatchSpy(Integer.parseInt(System.getProperty("lastcall.it.spy-port", "14890")));
+                running = new DispatchSpy(Integer.parseInt(System.getProperty("lastcall.it.spy-port", "14890")), false);
             } catch (IOException e) {
                 throw new IllegalStateException("cannot start the dispatch spy: " + e, e);
             }
         }
         return running;
+    }
+
+    /** The spy that closes after each answer (port 14892; workload it-close), started on first use. */
+    public static synchronized DispatchSpy closing() {
+        if (closing == null) {
+            try {
+                closing = new DispatchSpy(14892, true);
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot start the closing dispatch spy: " + e, e);
+            }
+        }
+        return closing;
+    }
+
+    /** Every request received so far. */
+    public List<Request> requests() {
+        return List.copyOf(requests);
     }
 
     public List<Request> requestsFor(String jobId) {
@@ -86,6 +107,9 @@ public final class DispatchSpy {
                 : "{\"error\":{\"message\":\"spy status " + status + "\"}}").getBytes(StandardCharsets.UTF_8);
         try {
             exchange.getResponseHeaders().add("Content-Type", "application/json");
+            if (closeEach) {
+                exchange.getResponseHeaders().add("Connection", "close");
+            }
             exchange.sendResponseHeaders(status, answer.length);
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(answer);

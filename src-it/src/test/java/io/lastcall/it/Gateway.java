@@ -1,0 +1,90 @@
+package io.lastcall.it;
+
+import java.io.IOException;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Debian's nginx as the gateway between lastcall and the dispatch spy, configured the way
+ * production gateways are (it-domain.env points workloads at it):
+ * <ul>
+ * <li>14893 (it-gateway): keepalive_timeout 1 s and keepalive_requests 5 toward lastcall,
+ * proxy_read_timeout 2 s (a slower answer is a real 504);</li>
+ * <li>14894 (it-gateway-close): keepalive_timeout 0, so every answer closes its connection;</li>
+ * <li>14895 (it-gateway-down): an upstream with nothing listening (real 502s);</li>
+ * <li>14896 (it-gateway-limit): limit_req at 20 requests a second, burst 5, answering 429.</li>
+ * </ul>
+ * Started once per test JVM, stopped when it exits.
+ */
+public final class Gateway {
+
+    private static Process nginx;
+
+    private Gateway() {
+    }
+
+    public static synchronized void start() {
+        if (nginx != null && nginx.isAlive()) {
+            return;
+        }
+        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "lastcall-it-nginx-" + ProcessHandle.current().pid());
+        try {
+            Files.createDirectories(dir);
+            Path conf = dir.resolve("nginx.conf");
+            Files.writeString(conf, config(dir));
+            nginx = new ProcessBuilder(nginxBinary(), "-p", dir.toString(), "-c", conf.toString())
+                    .redirectErrorStream(true).redirectOutput(dir.resolve("stdout.log").toFile()).start();
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> nginx.destroy()));
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot start nginx (./lastcall services --test-tools installs it): " + e, e);
+        }
+        Await.until("nginx listening on 14893", Duration.ofSeconds(20), () -> {
+            try (Socket s = new Socket("127.0.0.1", 14893)) {
+                return true;
+            } catch (IOException notYet) {
+                if (!nginx.isAlive()) {
+                    throw new IllegalStateException("nginx exited: " + read(dir.resolve("error.log")));
+                }
+                return false;
+            }
+        }, up -> up);
+    }
+
+    private static String nginxBinary() {
+        return List.of("/usr/sbin/nginx", "/usr/local/sbin/nginx").stream().filter(p -> Files.isExecutable(Path.of(p)))
+                .findFirst().orElse("nginx");
+    }
+
+    private static String config(Path dir) {
+        String root = "root".equals(System.getProperty("user.name")) ? "user root;\n" : "";
+        return root + "daemon off;\nworker_processes 1;\npid " + dir + "/nginx.pid;\nerror_log " + dir
+                + "/error.log warn;\nevents { worker_connections 2048; }\nhttp {\n"
+                + "  access_log " + dir + "/access.log;\n"
+                + "  client_body_temp_path " + dir + "/body;\n  proxy_temp_path " + dir + "/proxy;\n"
+                + "  fastcgi_temp_path " + dir + "/fastcgi;\n  uwsgi_temp_path " + dir + "/uwsgi;\n"
+                + "  scgi_temp_path " + dir + "/scgi;\n"
+                + "  upstream spy { server 127.0.0.1:14890; keepalive 32; }\n"
+                + "  upstream nowhere { server 127.0.0.1:14899; }\n"
+                + "  limit_req_zone $server_port zone=model:1m rate=20r/s;\n  limit_req_status 429;\n"
+                + "  proxy_http_version 1.1;\n  proxy_set_header Connection \"\";\n  proxy_read_timeout 2s;\n"
+                + "  server { listen 127.0.0.1:14893; keepalive_timeout 1s; keepalive_requests 5;\n"
+                + "    location / { proxy_pass http://spy; } }\n"
+                + "  server { listen 127.0.0.1:14894; keepalive_timeout 0;\n"
+                + "    location / { proxy_pass http://spy; } }\n"
+                + "  server { listen 127.0.0.1:14895; location / { proxy_pass http://nowhere; } }\n"
+                + "  server { listen 127.0.0.1:14896; keepalive_timeout 1s;\n"
+                + "    location / { limit_req zone=model burst=5 nodelay; proxy_pass http://spy; } }\n"
+                + "}\n";
+    }
+
+    private static String read(Path file) {
+        try {
+            return Files.readString(file);
+        } catch (IOException e) {
+            return "(no " + file + ")";
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package io.lastcall.it;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import jakarta.json.Json;
+import jakarta.json.JsonArrayBuilder;
+import jakarta.json.JsonObject;
+import jakarta.json.JsonValue;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import org.jboss.arquillian.container.test.api.Deployment;
+import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The promise against real HTTP (docs/design.md, "Transport"): through Debian's nginx
+ * ({@link Gateway}) and straight to a backend that closes after every answer, no job is lost to
+ * the transport; gateway errors end as what they are; and under load, with both cores busy, no
+ * request reaches the backend after its deadline by the backend's own clock. 64 permits and a
+ * keep-alive of 5 s (longer than the gateway's 1 s idle timeout, so only the check before the
+ * lease keeps closed connections out) for this deployment.
+ */
+@ExtendWith(ArquillianExtension.class)
+class TransportIT {
+
+    private static final Set<String> OPEN = Set.of("ACCEPTED", "QUEUED", "DELIVERED", "WAITING_PERMIT", "CLAIMED",
+            "HANDED_OFF");
+
+    @Deployment(testable = false)
+    static EnterpriseArchive deployment() {
+        DispatchSpy.get();
+        DispatchSpy.closing();
+        Gateway.start();
+        Deployments.freshProbeQueues();
+        return Deployments.lastcallWithProbes(Map.of("config_ordinal", "400", "lastcall.dispatch.permits", "64",
+                "lastcall.model.keep-alive-ms", "5000"));
+    }
+
+    @BeforeEach
+    void idle() {
+        Jobs.awaitIdle();
+    }
+
+    @Test
+    void aThousandJobsThroughTheGatewayAndToAClosingBackendEachEndCompletedWithOneRequest() {
+        long from = Jobs.now() - 1;
+        Map<String, List<String>> ids = new TreeMap<>();
+        for (String workload : List.of("it-gateway", "it-gateway-close", "it-close")) {
+            ids.put(workload, submitBatch(workload, 1_000, Jobs.now() + 300_000, "spy-ok"));
+        }
+        for (var e : ids.entrySet()) {
+            List<JsonObject> rows = awaitEnded(e.getKey(), from, e.getValue().size());
+            Map<String, Long> outcomes = rows.stream().filter(r -> !"NOT_SENT".equals(r.getString("attempt_state")))
+                    .collect(Collectors.groupingBy(r -> r.getString("state") + "/" + r.getString("attempt_state"),
+                            TreeMap::new, Collectors.counting()));
+            long notSent = rows.stream().filter(r -> "NOT_SENT".equals(r.getString("attempt_state"))).count();
+            System.out.println("TransportIT " + e.getKey() + ": " + outcomes + ", NOT_SENT attempts " + notSent);
+            assertEquals(Map.of("COMPLETED/COMPLETED", 1_000L), outcomes, e.getKey());
+            DispatchSpy spy = "it-close".equals(e.getKey()) ? DispatchSpy.closing() : DispatchSpy.get();
+            Map<String, Long> requests = spy.requests().stream().filter(r -> r.jobId() != null)
+                    .collect(Collectors.groupingBy(DispatchSpy.Request::jobId, Collectors.counting()));
+            for (String id : e.getValue()) {
+                assertEquals(1L, requests.getOrDefault(id, 0L), e.getKey() + ": requests of " + id);
+            }
+        }
+    }
+
+    @Test
+    void aConnectionTheGatewayClosedWhileIdleIsNeverUsed() {
+        for (int i = 0; i < 6; i++) {
+            String id = Jobs.newId("idle");
+            Jobs.submit(Jobs.envelope(id, Jobs.now() + 60_000, "spy-ok").add("workload", "it-gateway"));
+            JsonObject job = Jobs.awaitOutcome(id, Duration.ofSeconds(30));
+            assertEquals("COMPLETED", job.getString("outcome"), job.toString());
+            assertEquals(1, DispatchSpy.get().requestsFor(id).size(), id);
+            Await.sleep(1_300); // past nginx's keepalive_timeout 1s, within lastcall's 5 s keep-alive
+        }
+    }
+
+    @Test
+    void gatewayErrorsEndAsWhatTheyAre() {
+        long from = Jobs.now() - 1;
+        String down = Jobs.newId("bad-gateway");
+        Jobs.submit(Jobs.envelope(down, Jobs.now() + 60_000, "spy-ok").add("workload", "it-gateway-down"));
+        String slow = Jobs.newId("gateway-timeout");
+        Jobs.submit(Jobs.envelope(slow, Jobs.now() + 60_000, "spy-delay-4000").add("workload", "it-gateway"));
+        JsonObject badGateway = Jobs.awaitOutcome(down, Duration.ofSeconds(30));
+        JsonObject timedOut = Jobs.awaitOutcome(slow, Duration.ofSeconds(30));
+        assertEquals("EXECUTION_FAILED", badGateway.getString("outcome"), badGateway.toString());
+        assertEquals(502, badGateway.getJsonArray("attempts").getJsonObject(0).getInt("http_status"));
+        assertEquals(0, DispatchSpy.get().requestsFor(down).size(), "nginx had no upstream");
+        assertEquals("EXECUTION_FAILED", timedOut.getString("outcome"), timedOut.toString());
+        assertEquals(504, timedOut.getJsonArray("attempts").getJsonObject(0).getInt("http_status"));
+        assertEquals(1, DispatchSpy.get().requestsFor(slow).size(), "the model got it: it may have run");
+
+        // 40 jobs at once against 20 requests a second (burst 5): 429 is "not processed" and retried
+        List<String> limited = submitBatch("it-gateway-limit", 40, Jobs.now() + 60_000, "spy-ok");
+        List<JsonObject> rows = awaitEnded("it-gateway-limit", from, limited.size());
+        long refused = rows.stream().filter(r -> !r.isNull("http_status") && r.getInt("http_status") == 429).count();
+        assertTrue(refused > 0, "nginx answered 429 (" + rows.size() + " attempts)");
+        for (JsonObject r : rows) {
+            assertTrue(Set.of("COMPLETED", "EXECUTION_FAILED").contains(r.getString("state")), r.toString());
+        }
+        for (String id : limited) {
+            boolean completed = rows.stream().anyMatch(r -> id.equals(r.getString("job_id"))
+                    && "COMPLETED".equals(r.getString("state")));
+            assertEquals(completed ? 1 : 0, DispatchSpy.get().requestsFor(id).size(), id);
+        }
+    }
+
+    /**
+     * With both cores busy in this JVM (spinning and allocating) and far more jobs than the
+     * permits finish before their deadlines, every request the backend received arrived before
+     * its X-Lastcall-Deadline by the backend's own clock.
+     */
+    @Test
+    void underLoadNoRequestArrivesAfterItsDeadline() throws InterruptedException {
+        AtomicBoolean busy = new AtomicBoolean(true);
+        List<Thread> burners = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            burners.add(daemon(() -> {
+                double x = 1;
+                while (busy.get()) {
+                    x = Math.sqrt(x + 1.5) * 1.0000001;
+                }
+                if (x == 42) {
+                    System.out.println(x);
+                }
+            }));
+        }
+        burners.add(daemon(() -> {
+            byte[][] ring = new byte[64][];
+            int i = 0;
+            while (busy.get()) {
+                ring[i++ % ring.length] = new byte[256 * 1024];
+            }
+        }));
+        long from = Jobs.now() - 1;
+        List<String> ids;
+        try {
+            // deadlines 1.5-7.5 s away, 0.4 s calls, 64 permits: most wait for a permit, many past their deadline
+            ids = new ArrayList<>();
+            JsonArrayBuilder batch = Json.createArrayBuilder();
+            long now = Jobs.now();
+            for (int i = 0; i < 800; i++) {
+                String id = Jobs.newId("wire");
+                batch.add(Jobs.envelope(id, now + 1_500 + (i * 6_000L / 800), "spy-delay-400"));
+                ids.add(id);
+            }
+            submit(batch, 800);
+            awaitEnded("incident-summary", from, ids.size());
+        } finally {
+            busy.set(false);
+            for (Thread t : burners) {
+                t.join();
+            }
+        }
+        Set<String> mine = Set.copyOf(ids);
+        List<DispatchSpy.Request> received = DispatchSpy.get().requests().stream()
+                .filter(r -> mine.contains(r.jobId())).toList();
+        long earliestSlack = Long.MAX_VALUE;
+        for (DispatchSpy.Request r : received) {
+            long slack = Long.parseLong(r.deadline()) - r.receivedAt();
+            earliestSlack = Math.min(earliestSlack, slack);
+            assertTrue(slack >= 0, "request of " + r.jobId() + " arrived " + -slack + " ms after its deadline");
+        }
+        List<Long> checkToLastByte = rows("incident-summary", from).stream()
+                .filter(r -> !r.isNull("check_to_wire_ms")).map(r -> r.getJsonNumber("check_to_wire_ms").longValue())
+                .sorted().toList();
+        System.out.println("TransportIT under load: " + ids.size() + " jobs, " + received.size()
+                + " requests, least time to spare " + earliestSlack + " ms; check->last byte ms p50/p99/p99.9/max "
+                + percentile(checkToLastByte, 0.5) + "/" + percentile(checkToLastByte, 0.99) + "/"
+                + percentile(checkToLastByte, 0.999) + "/" + percentile(checkToLastByte, 1.0));
+        assertTrue(received.size() >= 100, "enough requests to say something: " + received.size());
+    }
+
+    private static Thread daemon(Runnable work) {
+        Thread t = new Thread(work, "TransportIT-burner");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static long percentile(List<Long> sorted, double p) {
+        return sorted.isEmpty() ? -1 : sorted.get((int) Math.min(sorted.size() - 1, Math.ceil(p * sorted.size()) - 1));
+    }
+
+    private static List<String> submitBatch(String workload, int n, long expiresAt, String model) {
+        List<String> ids = new ArrayList<>();
+        JsonArrayBuilder batch = Json.createArrayBuilder();
+        for (int i = 0; i < n; i++) {
+            String id = Jobs.newId(workload);
+            batch.add(Jobs.envelope(id, expiresAt, model).add("workload", workload));
+            ids.add(id);
+        }
+        submit(batch, n);
+        return ids;
+    }
+
+    private static void submit(JsonArrayBuilder batch, int n) {
+        Api.Reply accepted = Api.send("POST", "/api/jobs/batch", Json.createObjectBuilder().add("jobs", batch).build()
+                .toString(), ItConfig.user("submitter"));
+        assertEquals(n, accepted.json().asJsonObject().getInt("accepted"), String.valueOf(accepted.json()));
+    }
+
+    /** The export's rows (one per attempt) of a workload's jobs accepted since {@code from}. */
+    private static List<JsonObject> rows(String workload, long from) {
+        Api.Reply reply = Api.get("/api/jobs/export?format=json&workload=" + workload + "&from=" + from);
+        assertEquals(200, reply.status(), String.valueOf(reply.json()));
+        return reply.json().asJsonArray().stream().map(JsonValue::asJsonObject).toList();
+    }
+
+    /** Waits until {@code n} jobs of the workload accepted since {@code from} have an outcome; their rows. */
+    private static List<JsonObject> awaitEnded(String workload, long from, int n) {
+        Function<List<JsonObject>, Long> ended = rows -> rows.stream().filter(r -> !OPEN.contains(r.getString("state")))
+                .map(r -> r.getString("job_id")).distinct().count();
+        return Await.until(n + " jobs of " + workload + " ended", Duration.ofSeconds(300), () -> rows(workload, from),
+                rows -> ended.apply(rows) >= n);
+    }
+}
