@@ -262,13 +262,22 @@ public class DispatchLedger {
         Attempt attempt = em.find(Attempt.class, attemptId);
         Job job = lockedFor(attempt);
         long now = clock.millis();
+        if (attempt.getState() == Attempt.State.UNKNOWN && result.kind() == ModelResult.Kind.COMPLETED
+                && attempt.getPromptTokens() == null && attempt.getHttpStatus() == null) {
+            // closed as unknown before this answer came: the outcome stands, the bill is recorded
+            attempt.answeredAfterClose(result.promptTokens(), result.completionTokens(), result.hasUsage()
+                    ? pricing.cost(job.getModel(), result.promptTokens(), result.completionTokens()) : null,
+                    result.httpStatus(), checkToWireMs);
+            return 0;
+        }
         if (attempt.getState() != Attempt.State.HANDED_OFF || job.getState() != JobState.HANDED_OFF
                 || job.getGeneration() != attempt.getGeneration()) {
             return 0; // already settled (a retried settlement whose first try did commit), or reconciled
         }
+        long answeredAt = result.answeredAt() == null ? now : result.answeredAt();
         switch (result.kind()) {
             case COMPLETED -> {
-                boolean late = Deadline.isLate(job.getExpiresAt(), now, job.getDeadlineSemantics());
+                boolean late = Deadline.isLate(job.getExpiresAt(), answeredAt, job.getDeadlineSemantics());
                 BigDecimal cost = result.hasUsage()
                         ? pricing.cost(job.getModel(), result.promptTokens(), result.completionTokens()) : null;
                 attempt.completed(now, result.promptTokens(), result.completionTokens(), cost, late,

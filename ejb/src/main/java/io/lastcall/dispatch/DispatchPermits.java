@@ -5,6 +5,8 @@ import jakarta.annotation.PostConstruct;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.Singleton;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.time.Clock;
 
@@ -12,10 +14,13 @@ import java.time.Clock;
  * The bounded number of concurrent model calls on this server ({@code lastcall.dispatch.permits},
  * fixed at startup), granted earliest-deadline-first across all consumers
  * ({@code lastcall.dispatch.order}: {@code edf}, or {@code fifo} for comparison). A wait lasts
- * at most until the job's last dispatchable instant.
+ * at most until the job's last dispatchable instant. No transaction: a wait may outlast the
+ * server's transaction timeout (WildFly's default is 300 s), and a permit granted inside a
+ * transaction that then fails to commit would never be released.
  */
 @Singleton
 @ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class DispatchPermits {
 
     @Inject

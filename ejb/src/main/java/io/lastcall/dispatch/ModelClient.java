@@ -159,19 +159,12 @@ public class ModelClient {
          * @param notProcessed statuses that mean "not processed" (may be retried)
          * @param keepAliveMs  how long the connection may then wait for the next request, at most
          */
-        public ModelResult answer(Set<Integer> notProcessed, int maxResponseBytes, long keepAliveMs) {
+        public ModelResult answer(Set<Integer> notProcessed, int maxResponseBytes, long keepAliveMs, Clock wallClock) {
             try {
                 Answer answer = backend.read(maxResponseBytes, endNanos, keepAliveMs);
+                long answeredAt = wallClock.millis();
                 reusableForMs = answer.reusableForMs();
-                int status = answer.status();
-                if (status / 100 != 2) {
-                    return ModelResult.error(status, "HTTP " + status + ": " + abbreviate(answer.body(), 300),
-                            notProcessed.contains(status));
-                }
-                if (!answer.complete()) {
-                    return ModelResult.completed(status, null, null, abbreviate(answer.body(), 2_000));
-                }
-                return parse(status, answer.body());
+                return classify(answer, notProcessed).answeredAt(answeredAt);
             } catch (SocketTimeoutException e) {
                 return ModelResult.unknown("no complete response within " + timeoutMs + " ms");
             } catch (IOException | HttpException | RuntimeException e) {
@@ -192,6 +185,19 @@ public class ModelClient {
                 backend.close();
             }
         }
+    }
+
+    /** An answer by its status: 2xx completed (usage as reported), a "not processed" status, any other error. */
+    static ModelResult classify(Answer answer, Set<Integer> notProcessed) {
+        int status = answer.status();
+        if (status / 100 != 2) {
+            return ModelResult.error(status, "HTTP " + status + ": " + abbreviate(answer.body(), 300),
+                    notProcessed.contains(status));
+        }
+        if (!answer.complete()) {
+            return ModelResult.completed(status, null, null, abbreviate(answer.body(), 2_000));
+        }
+        return parse(status, answer.body());
     }
 
     /** Idle pooled connections, for tests. */

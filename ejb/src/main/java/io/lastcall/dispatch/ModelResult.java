@@ -2,7 +2,17 @@ package io.lastcall.dispatch;
 
 /** What one request to the model backend came to, once it was written. */
 public record ModelResult(Kind kind, Integer httpStatus, Long promptTokens, Long completionTokens, String content,
-        String error) {
+        String error, Long answeredAt) {
+
+    public ModelResult(Kind kind, Integer httpStatus, Long promptTokens, Long completionTokens, String content,
+            String error) {
+        this(kind, httpStatus, promptTokens, completionTokens, content, error, null);
+    }
+
+    /** This result, answered at {@code at} (epoch ms): lateness is judged by when the answer arrived. */
+    public ModelResult answeredAt(long at) {
+        return new ModelResult(kind, httpStatus, promptTokens, completionTokens, content, error, at);
+    }
 
     public enum Kind {
         /** a 2xx answer; usage as reported (null when the backend sent none) */

@@ -204,7 +204,7 @@ public class Worker {
     private void answer(DispatchLedger.GateResult gate, ModelClient.Connection connection, long checkToLastByteMs,
             WorkloadPolicy policy, long uncertainty) {
         ModelResult result = connection.answer(settings.notProcessedStatuses(), settings.modelMaxResponseBytes(),
-                settings.modelKeepAliveMs());
+                settings.modelKeepAliveMs(), clock);
         settle(gate, result, checkToLastByteMs, policy, uncertainty);
     }
 

@@ -25,6 +25,7 @@ public final class SubmissionValidator {
     }
 
     private static final Pattern JOB_ID = io.lastcall.job.Reference.JOB_ID;
+    private static final Set<String> RESERVED_JOB_IDS = Set.of("export", "batch");
     private static final long MAX_TOKENS_LIMIT = 1_000_000;
     private static final long MAX_CHOICES = 128;
     /** the ledger's column lengths */
@@ -48,6 +49,9 @@ public final class SubmissionValidator {
         JsonValue id = o.get("job_id");
         if (id == null || id == JsonValue.NULL) {
             jobId = "job-" + UUID.randomUUID();
+        } else if (id instanceof JsonString s && RESERVED_JOB_IDS.contains(s.getString())) {
+            // GET /api/jobs/export and POST /api/jobs/batch: a job of that name could never be fetched
+            return reject(Rejection.JOB_ID_MALFORMED, "job_id '" + s.getString() + "' is reserved (a path of the API)");
         } else if (id instanceof JsonString s && JOB_ID.matcher(s.getString()).matches()) {
             jobId = s.getString();
         } else {

@@ -186,6 +186,26 @@ public class Attempt {
         }
     }
 
+    /**
+     * A 2xx answer that arrived after the attempt was closed as unknown (the reconciler or another
+     * server did not wait for it): the outcome stands, but the usage and the cost are what the
+     * provider bills, so they are recorded and the reservation becomes that cost.
+     */
+    public void answeredAfterClose(Long prompt, Long completion, BigDecimal actualCost, int status, Long wireMs) {
+        require(State.UNKNOWN);
+        promptTokens = prompt;
+        completionTokens = completion;
+        usageMissing = actualCost == null;
+        cost = actualCost == null ? estimate : actualCost;
+        reserved = BigDecimal.ZERO;
+        httpStatus = status;
+        error = truncate((error == null ? "" : error + "; ") + "an answer arrived after the attempt was closed:"
+                + " its usage is recorded");
+        if (wireMs != null) {
+            checkToWireMs = wireMs;
+        }
+    }
+
     private void require(State expected) {
         if (state != expected) {
             throw new IllegalStateException("attempt " + attemptId + " is " + state + ", not " + expected);

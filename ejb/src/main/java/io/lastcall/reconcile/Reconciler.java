@@ -194,7 +194,8 @@ public class Reconciler {
                 () -> queries.inStates(Set.of(JobState.HANDED_OFF), BATCH))) {
             unknown += Boolean.TRUE.equals(each("silent handoff " + job.getJobId(), failures,
                     () -> markSilentHandoffs.apply(job.getJobId(), clock.millis(),
-                            settings.workloadOrDefault(job.getWorkload()), grace))) ? 1 : 0;
+                            settings.workloadOrDefault(job.getWorkload()), grace, settings.settleRetryMs(),
+                            incarnation.bootId(), settings.instanceLeaseMs()))) ? 1 : 0;
         }
         int rollUpSize = settings.rollUpBatchSize();
         int rolledUp = batches(settings.rollUpBatchesPerPass(), rollUpSize, "roll up ended jobs", failures,

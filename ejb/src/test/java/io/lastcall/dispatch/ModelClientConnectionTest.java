@@ -71,7 +71,7 @@ class ModelClientConnectionTest {
             if (!sent.written()) {
                 return null;
             }
-            return connection.answer(Set.of(429), 4_096, 800);
+            return connection.answer(Set.of(429), 4_096, 800, Clock.systemUTC());
         }
     }
 

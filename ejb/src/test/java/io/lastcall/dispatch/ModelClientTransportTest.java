@@ -102,7 +102,7 @@ class ModelClientTransportTest {
                 PreparedRequest request = connection.prepare("{}", call, null);
                 assertTrue(connection.write(request, System.nanoTime() + 1_000_000_000L,
                         System.currentTimeMillis() + 1_000, Clock.systemUTC()).written());
-                result = connection.answer(Set.of(429), 4_096, 800);
+                result = connection.answer(Set.of(429), 4_096, 800, Clock.systemUTC());
             }
             long tookMs = (System.nanoTime() - started) / 1_000_000;
             assertEquals(ModelResult.Kind.UNKNOWN, result.kind());

@@ -93,6 +93,8 @@ class SubmissionValidatorTest {
         rejects(Rejection.WORKLOAD_UNKNOWN, valid().add("workload", "mystery"));
         rejects(Rejection.JOB_ID_MALFORMED, valid().add("job_id", "has space"));
         rejects(Rejection.JOB_ID_MALFORMED, valid().add("job_id", 42));
+        rejects(Rejection.JOB_ID_MALFORMED, valid().add("job_id", "export"));
+        rejects(Rejection.JOB_ID_MALFORMED, valid().add("job_id", "batch"));
         rejects(Rejection.PAYLOAD_MISSING, valid().remove("payload"));
         rejects(Rejection.PAYLOAD_INVALID, valid().add("payload", Json.createObjectBuilder().add("model", "m")));
         rejects(Rejection.PAYLOAD_INVALID, valid().add("payload", Json.createObjectBuilder().add("model", "m")

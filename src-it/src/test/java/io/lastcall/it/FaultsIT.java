@@ -108,15 +108,44 @@ class FaultsIT extends SpyBackedDeployment {
     @Test
     void aDatabaseRestartDuringProcessingQuarantinesNothingAndSendsNothingTwice() {
         assumeTrue(ItConfig.postgres(), "the database restart runs against PostgreSQL");
-        List<String> ids = submitBurst("db-blip", 30, "spy-delay-500");
+        // 60 jobs of 200 ms calls to a backend that closes its connection after every answer
+        DispatchSpy closing = DispatchSpy.closing();
+        List<String> ids = submitBurst("db-blip", 60, "spy-delay-200", "it-close");
         try {
-            Await.until("processing under way", WAIT, () -> ids.stream().filter(id -> !spy.requestsFor(id).isEmpty())
-                    .count(), n -> n >= 3);
+            Await.until("processing under way", WAIT, () -> ids.stream()
+                    .filter(id -> !closing.requestsFor(id).isEmpty()).count(), n -> n >= 3);
             Postgres.cluster("restart");
         } finally {
             Postgres.ensureRunning();
         }
-        assertEveryJobEndsOnceMostlyCompleted(ids);
+        assertEveryJobEndsOnceMostlyCompleted(ids, closing);
+    }
+
+    @Test
+    void callsThatFinishWhileTheDatabaseIsDownAreRecordedCompletedWithTheirUsageOnceItIsBack() {
+        assumeTrue(ItConfig.postgres(), "the database stop runs against PostgreSQL");
+        // the domain's two permits: two calls of 3 s in flight when the database stops for 60 s,
+        // far longer than the reconciler's grace (1 s); their settlements are retried until it is back
+        List<String> ids = submitBurst("settle-outage", 2, "spy-delay-3000");
+        try {
+            Await.until("both calls at the model", WAIT, () -> ids.stream().filter(id -> !spy.requestsFor(id).isEmpty())
+                    .count(), n -> n == 2);
+            Postgres.cluster("stop");
+            Await.sleep(60_000);
+        } finally {
+            Postgres.ensureRunning();
+        }
+        for (String id : ids) {
+            JsonObject job = Await.until("an outcome for " + id, Duration.ofSeconds(120), () -> {
+                Jobs.reconcile();
+                return Jobs.get(id);
+            }, j -> j != null && !j.isNull("outcome"));
+            assertEquals("COMPLETED", job.getString("outcome"), job.toString());
+            JsonObject attempt = job.getJsonArray("attempts").getJsonObject(0);
+            assertEquals(DispatchSpy.PROMPT_TOKENS, attempt.getJsonObject("usage").getJsonNumber("prompt_tokens")
+                    .longValue(), attempt.toString());
+            assertEquals(1, spy.requestsFor(id).size());
+        }
     }
 
     @Test
@@ -143,28 +172,33 @@ class FaultsIT extends SpyBackedDeployment {
 
     @Test
     void aBrokerRestartDuringABurstQuarantinesNothingAndSendsNothingTwice() {
-        List<String> ids = new ArrayList<>(submitBurst("broker-blip", 15, "spy-delay-200"));
+        DispatchSpy closing = DispatchSpy.closing();
+        List<String> ids = new ArrayList<>(submitBurst("broker-blip", 30, "spy-delay-200", "it-close"));
         try {
-            Await.until("processing under way", WAIT, () -> ids.stream().filter(id -> !spy.requestsFor(id).isEmpty())
-                    .count(), n -> n >= 3);
+            Await.until("processing under way", WAIT, () -> ids.stream()
+                    .filter(id -> !closing.requestsFor(id).isEmpty()).count(), n -> n >= 3);
             Broker.rabbitmqctl("stop_app");
             // jobs submitted while the broker is down stay ACCEPTED, owed a publish
-            ids.addAll(submitBurst("broker-down", 15, "spy-delay-200"));
+            ids.addAll(submitBurst("broker-down", 30, "spy-delay-200", "it-close"));
         } finally {
             Broker.rabbitmqctl("start_app");
         }
         Await.until("consumers back", WAIT, () -> Api.get("/api/health"), r -> r.status() == 200);
-        assertEveryJobEndsOnceMostlyCompleted(ids);
+        assertEveryJobEndsOnceMostlyCompleted(ids, closing);
     }
 
     private List<String> submitBurst(String prefix, int count, String model) {
+        return submitBurst(prefix, count, model, "incident-summary");
+    }
+
+    private List<String> submitBurst(String prefix, int count, String model, String workload) {
         ExecutorService clients = Executors.newFixedThreadPool(4);
         try {
             List<Future<String>> submitted = new ArrayList<>();
             for (int i = 0; i < count; i++) {
                 submitted.add(clients.submit(() -> {
                     String id = Jobs.newId(prefix);
-                    Reply reply = Jobs.submit(Jobs.envelope(id, Jobs.now() + 90_000, model));
+                    Reply reply = Jobs.submit(Jobs.envelope(id, Jobs.now() + 90_000, model).add("workload", workload));
                     assertEquals(201, reply.status(), reply.json().toString());
                     return id;
                 }));
@@ -181,7 +215,8 @@ class FaultsIT extends SpyBackedDeployment {
         }
     }
 
-    private void assertEveryJobEndsOnceMostlyCompleted(List<String> ids) {
+    /** Every job ends once, none sent twice (by {@code backend}'s record), at least 95 % COMPLETED. */
+    private void assertEveryJobEndsOnceMostlyCompleted(List<String> ids, DispatchSpy backend) {
         Map<String, String> outcomes = new HashMap<>();
         for (String id : ids) {
             JsonObject job = Await.until("an outcome for " + id, Duration.ofSeconds(120), () -> {
@@ -189,7 +224,7 @@ class FaultsIT extends SpyBackedDeployment {
                 return Jobs.get(id);
             }, j -> j != null && !j.isNull("outcome"));
             outcomes.put(id, job.getString("outcome"));
-            assertTrue(spy.requestsFor(id).size() <= 1, id + " requested " + spy.requestsFor(id).size() + " times");
+            assertTrue(backend.requestsFor(id).size() <= 1, id + " requested " + backend.requestsFor(id).size() + " times");
             assertTrue(job.getJsonArray("attempts").size() <= 1 || !"COMPLETED".equals(job.getString("outcome"))
                     || job.getJsonArray("attempts").stream().filter(a -> a.asJsonObject().getString("state")
                             .equals("COMPLETED")).count() == 1, job.toString());
@@ -197,7 +232,7 @@ class FaultsIT extends SpyBackedDeployment {
         Map<String, Long> counts = outcomes.values().stream().collect(Collectors.groupingBy(o -> o,
                 Collectors.counting()));
         assertFalse(counts.containsKey("QUARANTINED"), counts.toString());
-        assertTrue(counts.getOrDefault("COMPLETED", 0L) >= Math.ceil(ids.size() * 0.9), counts.toString());
+        assertTrue(counts.getOrDefault("COMPLETED", 0L) >= Math.ceil(ids.size() * 0.95), counts.toString());
     }
 
     // 4. hostile or oversized input never kills a consumer or turns into a 500

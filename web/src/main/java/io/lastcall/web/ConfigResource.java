@@ -8,6 +8,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import java.util.Locale;
+import java.util.regex.Pattern;
 import java.util.TreeSet;
 import java.util.stream.StreamSupport;
 import org.eclipse.microprofile.config.Config;
@@ -47,8 +48,21 @@ public class ConfigResource {
     }
 
     private static Setting view(ConfigValue v) {
-        return new Setting(v.getName(), secret(v.getName()) && v.getValue() != null ? MASK : v.getValue(),
+        return new Setting(v.getName(), secret(v.getName()) && v.getValue() != null ? MASK : masked(v.getValue()),
                 v.getSourceName());
+    }
+
+    private static final Pattern URL_PASSWORD = Pattern.compile("(://[^/@:\\s]*):[^/@\\s]*@");
+    private static final Pattern SECRET_PARAMETER = Pattern.compile(
+            "(?i)((?:password|passwd|pwd|secret|token|api[-_]?key)=)[^&;\\s]*");
+
+    /** A value with the credentials inside it masked: a URL's password, a password= parameter. */
+    static String masked(String value) {
+        if (value == null) {
+            return null;
+        }
+        String m = URL_PASSWORD.matcher(value).replaceAll("$1:" + MASK + "@");
+        return SECRET_PARAMETER.matcher(m).replaceAll("$1" + MASK);
     }
 
     // one spelling for LASTCALL_MODEL_API_KEY, lastcall.model.api-key and lastcall.model.api.key

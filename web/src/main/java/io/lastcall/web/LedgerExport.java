@@ -131,12 +131,19 @@ final class LedgerExport {
         return r;
     }
 
-    /** RFC 4180: quoted when it holds a comma, a quote or a line break. */
+    /**
+     * RFC 4180: quoted when it holds a comma, a quote or a line break. A text cell that starts with
+     * {@code = + - @} (or a tab or carriage return) gets a leading {@code '} so that a spreadsheet
+     * shows it instead of evaluating it as a formula: job ids, subjects and errors come from outside.
+     */
     static String csvCell(Object v) {
         if (v == null) {
             return "";
         }
         String s = v.toString();
+        if (!(v instanceof Number) && !s.isEmpty() && "=+-@\t\r".indexOf(s.charAt(0)) >= 0) {
+            s = "'" + s;
+        }
         return s.contains(",") || s.contains("\"") || s.contains("\n") || s.contains("\r")
                 ? "\"" + s.replace("\"", "\"\"") + "\"" : s;
     }

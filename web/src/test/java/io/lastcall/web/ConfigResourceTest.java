@@ -1,5 +1,6 @@
 package io.lastcall.web;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,15 @@ class ConfigResourceTest {
             "lastcall.some.secret", "lastcall.auth.token"}) {
             assertTrue(ConfigResource.secret(name), name);
         }
+    }
+
+    @Test
+    void credentialsInsideAValueAreMasked() {
+        assertEquals("amqp://lastcall:****@broker:5672,http://a:****@h/v1",
+                ConfigResource.masked("amqp://lastcall:s3cret@broker:5672,http://a:b@h/v1"));
+        assertEquals("jdbc:postgresql://h/db?user=x&password=****&ssl=true",
+                ConfigResource.masked("jdbc:postgresql://h/db?user=x&password=pw&ssl=true"));
+        assertEquals("http://127.0.0.1:14890/v1", ConfigResource.masked("http://127.0.0.1:14890/v1"));
     }
 
     @Test
