@@ -1,9 +1,13 @@
 # Sourced by server/payara/lastcall-payara.sh and server/wildfly/lastcall-wildfly.sh: the
 # settings both read the same way (see either script's header).
+# LC_ENV_FILE may name several files, separated by ':'; a later file overrides an earlier one
 if [ -n "${LC_ENV_FILE:-}" ]; then
   set -a
-  # shellcheck disable=SC1090
-  . "$LC_ENV_FILE"
+  IFS=: read -r -a lc_env_files <<<"$LC_ENV_FILE"
+  for lc_env_file in "${lc_env_files[@]}"; do
+    # shellcheck disable=SC1090
+    . "$lc_env_file"
+  done
   set +a
 fi
 : "${LC_RUNTIME:?LC_RUNTIME must name the runtime directory}"

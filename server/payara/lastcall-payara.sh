@@ -20,7 +20,8 @@
 #   LC_DB        h2 | postgres: what jdbc/lastcall points at        [h2]
 #   LASTCALL_PG_HOST/_PORT/_DATABASE/_USER/_PASSWORD                [127.0.0.1/5432/lastcall/lastcall/lastcall]
 #   LASTCALL_BROKER_PASSWORD     RabbitMQ password, stored as a password alias    [guest]
-#   LC_ENV_FILE  a file of VAR=value lines exported before anything else (the test domain's settings)
+#   LC_ENV_FILE  a file of VAR=value lines exported before anything else (the test domain's
+#                settings); several files separated by ':', a later one overriding an earlier one
 #   LASTCALL_SUBMITTER_PASSWORD/_OPERATOR_PASSWORD/_VIEWER_PASSWORD  the users' passwords   [required]
 #   LC_EXTRA_USERS  more file-realm users, "user:group:password ..." (the tests' second submitter)
 #   LC_RESET_DATABASES  true: "start" first stops the domain and empties both ledgers (the H2

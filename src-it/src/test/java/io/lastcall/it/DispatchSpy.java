@@ -54,6 +54,7 @@ public final class DispatchSpy {
         if (running == null) {
             try {
                 running = new DispatchSpy(Integer.parseInt(System.getProperty("lastcall.it.spy-port", "14890")), false);
+                Gateway.start(); // the spy's gateway (it-domain.env, it-through-gateway.env)
             } catch (IOException e) {
                 throw new IllegalStateException("cannot start the dispatch spy: " + e, e);
             }

@@ -15,9 +15,11 @@ import java.util.List;
  * proxy_read_timeout 2 s (a slower answer is a real 504);</li>
  * <li>14894 (it-gateway-close): keepalive_timeout 0, so every answer closes its connection;</li>
  * <li>14895 (it-gateway-down): an upstream with nothing listening (real 502s);</li>
- * <li>14896 (it-gateway-limit): limit_req at 20 requests a second, burst 5, answering 429.</li>
+ * <li>14896 (it-gateway-limit): limit_req at 20 requests a second, burst 5, answering 429;</li>
+ * <li>14897: as 14893 with proxy_read_timeout 300 s, a transparent gateway: the WildFly run's
+ * default model backend (it-through-gateway.env), so every dispatch scenario runs through it there.</li>
  * </ul>
- * Started once per test JVM, stopped when it exits.
+ * Started with the dispatch spy, once per test JVM, stopped when it exits.
  */
 public final class Gateway {
 
@@ -62,7 +64,7 @@ public final class Gateway {
         String root = "root".equals(System.getProperty("user.name")) ? "user root;\n" : "";
         return root + "daemon off;\nworker_processes 1;\npid " + dir + "/nginx.pid;\nerror_log " + dir
                 + "/error.log warn;\nevents { worker_connections 2048; }\nhttp {\n"
-                + "  access_log " + dir + "/access.log;\n"
+                + "  access_log " + dir + "/access.log;\n  client_max_body_size 8m;\n"
                 + "  client_body_temp_path " + dir + "/body;\n  proxy_temp_path " + dir + "/proxy;\n"
                 + "  fastcgi_temp_path " + dir + "/fastcgi;\n  uwsgi_temp_path " + dir + "/uwsgi;\n"
                 + "  scgi_temp_path " + dir + "/scgi;\n"
@@ -75,6 +77,8 @@ public final class Gateway {
                 + "  server { listen 127.0.0.1:14894; keepalive_timeout 0;\n"
                 + "    location / { proxy_pass http://spy; } }\n"
                 + "  server { listen 127.0.0.1:14895; location / { proxy_pass http://nowhere; } }\n"
+                + "  server { listen 127.0.0.1:14897; keepalive_timeout 1s; keepalive_requests 5;\n"
+                + "    proxy_read_timeout 300s; location / { proxy_pass http://spy; } }\n"
                 + "  server { listen 127.0.0.1:14896; keepalive_timeout 1s;\n"
                 + "    location / { limit_req zone=model burst=5 nodelay; proxy_pass http://spy; } }\n"
                 + "}\n";
