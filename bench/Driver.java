@@ -71,7 +71,7 @@ public class Driver {
         double drain = drain(10_000);
         row("drain, zero-latency model (16 consumers, 1,000 permits)", drain, "raw consume + ack, prefetch 64",
                 rawConsume);
-        long[] wire = checkToWire();
+        long[] wire = checkToLastByte();
         rows.add("| check → wire under that drain: p50 / p99 / max | " + wire[0] + " / " + wire[1] + " / " + wire[2]
                 + " ms | | | |");
         inFlight(2_000, 2_000);
@@ -215,12 +215,12 @@ public class Driver {
         return rate(n, start);
     }
 
-    /** check_to_wire_ms of the last 10,000 attempts (the drain's), from the ledger export. */
-    static long[] checkToWire() throws Exception {
+    /** check_to_last_byte_ms of the last 10,000 attempts (the drain's), from the ledger export. */
+    static long[] checkToLastByte() throws Exception {
         String csv = get("/api/jobs/export?format=csv&order=newest&limit=1000&from="
                 + (System.currentTimeMillis() - 600_000));
         String[] header = csv.lines().findFirst().orElse("").split(",");
-        int col = List.of(header).indexOf("check_to_wire_ms");
+        int col = List.of(header).indexOf("check_to_last_byte_ms");
         List<Long> values = new ArrayList<>();
         csv.lines().skip(1).forEach(line -> {
             String[] f = line.split(",", -1);

@@ -213,7 +213,7 @@
     attempts.replaceChildren();
     body.attempts.forEach((a) => {
       const tr = el('tr');
-      [a.attempt_id, a.state, a.http_status ?? '–', a.check_to_wire_ms ?? '–',
+      [a.attempt_id, a.state, a.http_status ?? '–', a.check_to_last_byte_ms ?? '–',
         (a.usage.prompt_tokens ?? '–') + ' / ' + (a.usage.completion_tokens ?? '–'), money(a.cost), money(a.reserved)]
         .forEach((v) => tr.appendChild(el('td', v)));
       attempts.appendChild(tr);

@@ -257,7 +257,7 @@ public class DispatchLedger {
      * lifetime are left: the returned tier (ms) is what the caller publishes to after this
      * commits; 0 means nothing to publish.
      */
-    public long settle(String attemptId, ModelResult result, Long checkToWireMs, Pricing pricing,
+    public long settle(String attemptId, ModelResult result, Long checkToLastByteMs, Pricing pricing,
             WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs) {
         Attempt attempt = em.find(Attempt.class, attemptId);
         Job job = lockedFor(attempt);
@@ -267,7 +267,7 @@ public class DispatchLedger {
             // closed as unknown before this answer came: the outcome stands, the bill is recorded
             attempt.answeredAfterClose(result.promptTokens(), result.completionTokens(), result.hasUsage()
                     ? pricing.cost(job.getModel(), result.promptTokens(), result.completionTokens()) : null,
-                    result.httpStatus(), checkToWireMs);
+                    result.httpStatus(), checkToLastByteMs);
             return 0;
         }
         if (attempt.getState() != Attempt.State.HANDED_OFF || job.getState() != JobState.HANDED_OFF
@@ -282,19 +282,19 @@ public class DispatchLedger {
                         ? pricing.cost(job.getModel(), result.promptTokens(), result.completionTokens()) : null;
                 attempt.completed(now, result.promptTokens(), result.completionTokens(), cost, late,
                         result.httpStatus(), late && !policy.keepLateResults() ? null : result.content(),
-                        checkToWireMs);
+                        checkToLastByteMs);
                 job.end(late ? Outcome.COMPLETED_LATE : Outcome.COMPLETED_ON_TIME, now);
             }
             case NOT_PROCESSED -> {
-                attempt.refusedNotProcessed(now, result.httpStatus(), result.error(), checkToWireMs);
+                attempt.refusedNotProcessed(now, result.httpStatus(), result.error(), checkToLastByteMs);
                 return retryOrEnd(job, now, policy, retryTiersMs, clockUncertaintyMs);
             }
             case HTTP_ERROR -> {
-                attempt.failedAfterWrite(now, result.httpStatus(), result.error(), checkToWireMs);
+                attempt.failedAfterWrite(now, result.httpStatus(), result.error(), checkToLastByteMs);
                 job.end(Outcome.FAILED_HTTP_ERROR, now);
             }
             case UNKNOWN -> {
-                attempt.unknown(now, result.error(), checkToWireMs);
+                attempt.unknown(now, result.error(), checkToLastByteMs);
                 job.end(Outcome.UNKNOWN_NO_RESULT, now);
             }
         }

@@ -177,7 +177,7 @@ public class Worker {
             return false;
         }
         long checkToLastByteNanos = sent.atNanos() - auth.checkNanos();
-        metrics.checkToWire(gate.workload(), checkToLastByteNanos);
+        metrics.checkToLastByte(gate.workload(), checkToLastByteNanos);
         long checkToLastByteMs = TimeUnit.NANOSECONDS.toMillis(checkToLastByteNanos);
         try {
             calls.run(() -> {
@@ -212,13 +212,13 @@ public class Worker {
      * Records the result, retrying with backoff while the database does not take it (a blip
      * after a finished call must not lose its usage); the reconciler is the last resort.
      */
-    private void settle(DispatchLedger.GateResult gate, ModelResult result, long checkToWireMs, WorkloadPolicy policy,
+    private void settle(DispatchLedger.GateResult gate, ModelResult result, long checkToLastByteMs, WorkloadPolicy policy,
             long uncertainty) {
         long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.settleRetryMs());
         long delay = 250;
         for (int tries = 1; ; tries++) {
             try {
-                retry(gate, ledger.settle(gate.attemptId(), result, checkToWireMs, settings.pricing(), policy,
+                retry(gate, ledger.settle(gate.attemptId(), result, checkToLastByteMs, settings.pricing(), policy,
                         settings.retryTiersMs(), uncertainty));
                 return;
             } catch (RuntimeException e) {

@@ -58,8 +58,8 @@ public class Attempt {
     @Column(name = "check_to_handoff_ms")
     private Long checkToHandoffMs;
     /** final check → first request byte written, monotonic clock */
-    @Column(name = "check_to_wire_ms")
-    private Long checkToWireMs;
+    @Column(name = "check_to_last_byte_ms")
+    private Long checkToLastByteMs;
     /** the server instance that claimed it, and that instance's boot: a restart can tell its own lost handoffs */
     @Column(name = "instance_id", length = 128)
     private String instanceId;
@@ -148,7 +148,7 @@ public class Attempt {
         late = isLate;
         httpStatus = status;
         result = content;
-        checkToWireMs = wireMs;
+        checkToLastByteMs = wireMs;
         reserved = BigDecimal.ZERO;
     }
 
@@ -160,7 +160,7 @@ public class Attempt {
         finishedAt = at;
         httpStatus = status;
         error = truncate(why);
-        checkToWireMs = wireMs;
+        checkToLastByteMs = wireMs;
         cost = BigDecimal.ZERO;
         reserved = BigDecimal.ZERO;
     }
@@ -172,7 +172,7 @@ public class Attempt {
         finishedAt = at;
         httpStatus = status;
         error = truncate(why);
-        checkToWireMs = wireMs;
+        checkToLastByteMs = wireMs;
     }
 
     /** The remote side may have run it: the exposure stays reserved until reconciled. */
@@ -182,7 +182,7 @@ public class Attempt {
         finishedAt = at;
         error = truncate(why);
         if (wireMs != null) {
-            checkToWireMs = wireMs;
+            checkToLastByteMs = wireMs;
         }
     }
 
@@ -202,7 +202,7 @@ public class Attempt {
         error = truncate((error == null ? "" : error + "; ") + "an answer arrived after the attempt was closed:"
                 + " its usage is recorded");
         if (wireMs != null) {
-            checkToWireMs = wireMs;
+            checkToLastByteMs = wireMs;
         }
     }
 
@@ -229,7 +229,7 @@ public class Attempt {
     public Long getHandedOffAt() { return handedOffAt; }
     public Long getFinishedAt() { return finishedAt; }
     public Long getCheckToHandoffMs() { return checkToHandoffMs; }
-    public Long getCheckToWireMs() { return checkToWireMs; }
+    public Long getCheckToLastByteMs() { return checkToLastByteMs; }
     public String getInstanceId() { return instanceId; }
     public String getBootId() { return bootId; }
     public boolean isUsageMissing() { return usageMissing; }

@@ -37,8 +37,8 @@ public class LastcallMetrics {
     private final Residence consumerResidence = new Residence(registry, "lastcall.consumer.residence",
             "received by a worker -> final deadline check (permit wait included)", Residence.millis(1, 5, 10, 25,
                     50, 100, 250, 500, 1_000, 2_500, 5_000, 10_000, 30_000, 60_000));
-    private final Residence checkToWire = new Residence(registry, "lastcall.check.to.wire",
-            "final deadline check -> request written to the model backend", Residence.millis(1, 2, 5, 10, 25, 50,
+    private final Residence checkToLastByte = new Residence(registry, "lastcall.check.to.last.byte",
+            "final deadline check -> last byte of the request written to the model backend", Residence.millis(1, 2, 5, 10, 25, 50,
                     100, 250));
     private final Set<String> registered = ConcurrentHashMap.newKeySet();
     private volatile Map<String, LedgerStats.Workload> ledger = Map.of();
@@ -71,8 +71,8 @@ public class LastcallMetrics {
         }
     }
 
-    public void checkToWire(String workload, long nanos) {
-        checkToWire.record(workload, nanos);
+    public void checkToLastByte(String workload, long nanos) {
+        checkToLastByte.record(workload, nanos);
     }
 
     /** The Prometheus text exposition, with the ledger and broker figures read now. */

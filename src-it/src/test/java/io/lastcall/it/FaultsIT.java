@@ -79,8 +79,8 @@ class FaultsIT extends SpyBackedDeployment {
 
         JsonObject attempt = Jobs.awaitOutcome(id, WAIT).getJsonArray("attempts").getJsonObject(0);
         assertEquals("COMPLETED", attempt.getString("state"));
-        assertFalse(attempt.isNull("check_to_wire_ms"), attempt.toString());
-        assertTrue(attempt.getJsonNumber("check_to_wire_ms").longValue() >= 0);
+        assertFalse(attempt.isNull("check_to_last_byte_ms"), attempt.toString());
+        assertTrue(attempt.getJsonNumber("check_to_last_byte_ms").longValue() >= 0);
         assertFalse(attempt.isNull("instance_id"), "the claiming server is recorded");
     }
 

@@ -56,7 +56,7 @@ class MetricsIT extends SpyBackedDeployment {
         assertEquals("counter", family(samples, "lastcall_jobs_ended").type());
 
         for (String histogram : List.of("lastcall_queue_residence_seconds", "lastcall_consumer_residence_seconds",
-                "lastcall_check_to_wire_seconds")) {
+                "lastcall_check_to_last_byte_seconds")) {
             assertEquals("histogram", family(samples, histogram).type(), histogram);
             assertTrue(value(samples, histogram + "_count", summary) >= 2, histogram + " has the holders' samples");
             assertTrue(samples.stream().filter(s -> s.name().equals(histogram + "_bucket")).count() >= 8,

@@ -176,7 +176,7 @@ class TransportIT {
             assertTrue(slack >= 0, "request of " + r.jobId() + " arrived " + -slack + " ms after its deadline");
         }
         List<Long> checkToLastByte = rows("incident-summary", from).stream()
-                .filter(r -> !r.isNull("check_to_wire_ms")).map(r -> r.getJsonNumber("check_to_wire_ms").longValue())
+                .filter(r -> !r.isNull("check_to_last_byte_ms")).map(r -> r.getJsonNumber("check_to_last_byte_ms").longValue())
                 .sorted().toList();
         System.out.println("TransportIT under load: " + ids.size() + " jobs, " + received.size()
                 + " requests, least time to spare " + earliestSlack + " ms; check->last byte ms p50/p99/p99.9/max "

@@ -76,7 +76,7 @@ final class JobJson {
         v.put("late", a.isLate());
         v.put("usage_missing", a.isUsageMissing());
         v.put("check_to_handoff_ms", a.getCheckToHandoffMs());
-        v.put("check_to_wire_ms", a.getCheckToWireMs());
+        v.put("check_to_last_byte_ms", a.getCheckToLastByteMs());
         v.put("instance_id", a.getInstanceId());
         v.put("claimed_at", a.getClaimedAt());
         v.put("handed_off_at", a.getHandedOffAt());

@@ -26,7 +26,7 @@ final class LedgerExport {
             "expires_at", "accepted_at", "published_at", "received_at", "permit_at", "checked_at", "handed_off_at",
             "finished_at", "estimate", "estimate_revision", "attempt_id", "attempt_state", "instance_id",
             "prompt_tokens", "completion_tokens", "usage_missing", "cost", "reserved", "http_status",
-            "check_to_wire_ms", "late");
+            "check_to_last_byte_ms", "late");
 
     private LedgerExport() {
     }
@@ -126,7 +126,7 @@ final class LedgerExport {
         r.add(a == null ? null : a.getCost());
         r.add(a == null ? null : a.getReserved());
         r.add(a == null ? null : a.getHttpStatus());
-        r.add(a == null ? null : a.getCheckToWireMs());
+        r.add(a == null ? null : a.getCheckToLastByteMs());
         r.add(a == null ? null : a.isLate());
         return r;
     }
