@@ -186,10 +186,14 @@ public class DispatchLedger {
             throw new IllegalStateException("no budget row for workload " + job.getWorkload()
                     + "; ensureBudgetRow must run first");
         }
+        long since = policy.budgetPeriodStart(now);
         BigDecimal used = em.createQuery("select coalesce(sum(a.reserved), 0) + coalesce(sum(a.cost), 0)"
                         + " from Attempt a where a.workload = :w and a.claimedAt >= :since", BigDecimal.class)
-                .setParameter("w", job.getWorkload()).setParameter("since", policy.budgetPeriodStart(now))
-                .getSingleResult();
+                .setParameter("w", job.getWorkload()).setParameter("since", since).getSingleResult();
+        // what retention purged from this period still counts
+        used = used.add(em.createQuery("select coalesce(sum(p.amount), 0) from PurgedSpend p"
+                        + " where p.workload = :w and p.hourStart >= :since", BigDecimal.class)
+                .setParameter("w", job.getWorkload()).setParameter("since", since).getSingleResult());
         boolean fits = used.add(job.getEstimate()).compareTo(policy.budget()) <= 0;
         if (fits) {
             lock.claimed();

@@ -37,6 +37,30 @@ class RetentionIT {
                 "lastcall.reconciler.rollup-lag-ms", "1000"));
     }
 
+    /**
+     * A failed call keeps its reservation as spend (it may have run); once retention purged it, the
+     * budget (0.0002, one estimate) still counts it and refuses a second job.
+     */
+    @Test
+    void aBudgetStillCountsWhatRetentionPurged() {
+        String spent = Jobs.newId("retention-spent");
+        Jobs.submit(Jobs.envelope(spent, Jobs.now() + 60_000, "spy-status-500").add("workload", "it-retention-budget"));
+        JsonObject failed = Jobs.awaitOutcome(spent, Duration.ofSeconds(30));
+        assertEquals("EXECUTION_FAILED", failed.getString("outcome"), failed.toString());
+        BigDecimal kept = failed.getJsonArray("attempts").getJsonObject(0).getJsonNumber("reserved").bigDecimalValue();
+        assertTrue(kept.signum() > 0, "the exposure is kept: " + failed);
+        Await.until(spent + " purged", Duration.ofSeconds(60), () -> {
+            Jobs.reconcile();
+            return Jobs.get(spent);
+        }, job -> job == null);
+
+        String next = Jobs.newId("retention-next");
+        Jobs.submit(Jobs.envelope(next, Jobs.now() + 60_000, "spy-ok").add("workload", "it-retention-budget"));
+        JsonObject denied = Jobs.awaitOutcome(next, Duration.ofSeconds(30));
+        assertEquals("BUDGET_DENIED", denied.getString("outcome"), "the purged spend still counts: " + denied);
+        assertEquals(0, spy.requestsFor(next).size());
+    }
+
     @Test
     void endedJobsArePurgedAndTheirTotalsSurvive() {
         // two holders of the permits and two jobs waiting behind them: all four complete
