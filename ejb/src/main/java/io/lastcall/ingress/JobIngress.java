@@ -13,12 +13,15 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.json.JsonString;
 import java.time.Clock;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Submission (docs/design.md §2): clock health, validation, idempotent persist, then the reference is
@@ -27,6 +30,8 @@ import java.util.Optional;
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class JobIngress {
+
+    private static final Logger LOG = Logger.getLogger(JobIngress.class.getName());
 
     /** 201 for a new job, 200 for a repeat, else a rejection. */
     public record Outcome(int status, String jobId, Rejection rejection, String message) {
@@ -78,7 +83,7 @@ public class JobIngress {
         } catch (EJBException concurrentDuplicate) {
             return repeatOf(s, principal).orElseThrow(() -> concurrentDuplicate);
         }
-        publisher.publishAccepted(List.of(job));
+        publishOrLeaveOwed(List.of(job));
         return new Outcome(201, s.jobId(), null, null);
     }
 
@@ -95,7 +100,16 @@ public class JobIngress {
         }
         Outcome[] outcomes = new Outcome[envelopes.size()];
         Map<Integer, Submission> valid = new LinkedHashMap<>();
+        // a job_id seen earlier in this batch: its later occurrences answer as repeats of the first
+        Map<String, Integer> firstIndexOfId = new HashMap<>();
+        Map<Integer, Integer> repeats = new LinkedHashMap<>();
         for (int i = 0; i < envelopes.size(); i++) {
+            String id = envelopes.get(i).get("job_id") instanceof JsonString s ? s.getString() : null;
+            Integer first = id == null ? null : firstIndexOfId.putIfAbsent(id, i);
+            if (first != null) {
+                repeats.put(i, first);
+                continue;
+            }
             SubmissionValidator.Result result = validate(envelopes.get(i));
             if (result.valid()) {
                 valid.put(i, result.submission());
@@ -105,13 +119,9 @@ public class JobIngress {
         }
         // the jobs some of these ids already name, in one query
         Map<String, Job> existing = queries.findAll(valid.values().stream().map(Submission::jobId).toList());
-        Map<String, Submission> firstOfId = new HashMap<>();
         Map<Integer, Submission> fresh = new LinkedHashMap<>();
         valid.forEach((i, s) -> {
-            Submission first = firstOfId.putIfAbsent(s.jobId(), s);
-            if (first != null) {
-                outcomes[i] = repeat(s, first.expiresAt(), "is earlier in this batch");
-            } else if (existing.containsKey(s.jobId())) {
+            if (existing.containsKey(s.jobId())) {
                 outcomes[i] = repeatOf(s, existing.get(s.jobId()), principal);
             } else {
                 fresh.put(i, s);
@@ -119,17 +129,48 @@ public class JobIngress {
         });
         List<Job> jobs = fresh.values().stream().map(s -> newJob(s, principal)).toList();
         jobs.stream().map(Job::getWorkload).distinct().forEach(this::ensureCounter);
+        boolean stored;
         try {
             if (!jobs.isEmpty()) {
                 ledger.acceptAll(jobs);
             }
-            fresh.forEach((i, s) -> outcomes[i] = new Outcome(201, s.jobId(), null, null));
-            publisher.publishAccepted(jobs);
+            stored = true;
         } catch (EJBException concurrentDuplicate) {
             // another request took one of these ids meanwhile: fall back to one by one
+            stored = false;
             fresh.forEach((i, s) -> outcomes[i] = submit(envelopes.get(i), principal));
         }
+        if (stored) {
+            fresh.forEach((i, s) -> outcomes[i] = new Outcome(201, s.jobId(), null, null));
+            publishOrLeaveOwed(jobs);
+        }
+        repeats.forEach((i, first) -> outcomes[i] = repeatInBatch(envelopes.get(i), valid.get(first), outcomes[first]));
         return List.of(outcomes);
+    }
+
+    /**
+     * A later occurrence of a job_id in one batch: refused as its first occurrence was, else a repeat
+     * of it (200, or 409 when it names another deadline), or refused for its own sake.
+     */
+    private Outcome repeatInBatch(JsonObject envelope, Submission first, Outcome firstOutcome) {
+        if (first == null || firstOutcome.rejection() != null) {
+            return firstOutcome;
+        }
+        SubmissionValidator.Result result = validate(envelope);
+        if (!result.valid()) {
+            return Outcome.refused(result.rejection(), result.message());
+        }
+        return repeat(result.submission(), first.expiresAt(), "is earlier in this batch");
+    }
+
+    /** Publishes jobs that are stored; a failure leaves them owed a publish, which the reconciler makes. */
+    private void publishOrLeaveOwed(List<Job> jobs) {
+        try {
+            publisher.publishAccepted(jobs);
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, jobs.size() + " accepted job(s) not published now (the reconciler publishes"
+                    + " what is owed): " + e, e);
+        }
     }
 
     private Optional<Outcome> clockRefusal() {
@@ -143,14 +184,22 @@ public class JobIngress {
 
     private SubmissionValidator.Result validate(JsonObject envelope) {
         long uncertainty = clockHealth.marginMs();
-        return SubmissionValidator.validate(envelope, clock.millis(), uncertainty, settings::workload,
-                settings.schemaVersions());
+        SubmissionValidator.Result result = SubmissionValidator.validate(envelope, clock.millis(), uncertainty,
+                settings::workload, settings.schemaVersions());
+        if (result.valid() && !settings.pricing().priced(result.submission().model())) {
+            String model = result.submission().model();
+            return new SubmissionValidator.Result(null, Rejection.PRICE_UNKNOWN, "model '" + model + "' has no price:"
+                    + " set lastcall.price." + model + ".input-per-mtok and .output-per-mtok, or a default price for"
+                    + " every model (lastcall.price.default.input-per-mtok and .output-per-mtok)");
+        }
+        return result;
     }
 
     private Job newJob(Submission s, String principal) {
         Pricing pricing = settings.pricing();
         PromptTokens tokens = settings.promptTokens();
-        long promptTokens = s.promptTexts().stream().mapToLong(tokens::message).sum();
+        long promptTokens = s.promptTexts().stream().mapToLong(tokens::message).sum()
+                + s.definitionTexts().stream().mapToLong(tokens::count).sum();
         return new Job(s.jobId(), s.workload(), s.schemaVersion(), clock.millis(), s.expiresAt(), s.semantics(),
                 s.minExecutionMs(), s.subject(), s.sourceRevision(), s.model(), s.payload(),
                 pricing.estimate(s.model(), promptTokens, s.maxTokens(), s.choices()), pricing.revision())

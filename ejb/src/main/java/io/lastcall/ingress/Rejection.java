@@ -28,6 +28,8 @@ public enum Rejection {
     PAYLOAD_INVALID(400),
     /** a request parameter whose cost lastcall cannot estimate or record (e.g. "stream": true) */
     PAYLOAD_NOT_ACCOUNTABLE(422),
+    /** the model has no configured price and no default price is set: its cost could not be estimated */
+    PRICE_UNKNOWN(422),
     /** the same job_id with another deadline: a repeat cannot extend it */
     DEADLINE_CONFLICT(409),
     /** the job_id belongs to a job another user submitted */

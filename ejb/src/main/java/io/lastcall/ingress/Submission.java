@@ -4,10 +4,13 @@ import io.lastcall.job.DeadlineSemantics;
 
 /**
  * A valid envelope, ready to become a job. {@code payload} is the request as JSON text;
- * {@code promptTexts} the text of each message (what the estimate counts tokens of);
+ * {@code promptTexts} the text of each message and {@code definitionTexts} the JSON of the tools,
+ * functions, tool choice and response format (what the estimate counts prompt tokens of);
+ * {@code maxTokens} the larger of {@code max_tokens} and {@code max_completion_tokens};
  * {@code choices} the request's {@code n}.
  */
 public record Submission(String jobId, String workload, int schemaVersion, long expiresAt,
         DeadlineSemantics semantics, long minExecutionMs, String subject, String sourceRevision,
-        String model, long maxTokens, long choices, java.util.List<String> promptTexts, String payload) {
+        String model, long maxTokens, long choices, java.util.List<String> promptTexts,
+        java.util.List<String> definitionTexts, String payload) {
 }

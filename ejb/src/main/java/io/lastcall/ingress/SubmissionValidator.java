@@ -27,6 +27,10 @@ public final class SubmissionValidator {
     private static final Pattern JOB_ID = io.lastcall.job.Reference.JOB_ID;
     private static final Set<String> RESERVED_JOB_IDS = Set.of("export", "batch");
     private static final long MAX_TOKENS_LIMIT = 1_000_000;
+    private static final java.util.List<String> OUTPUT_LIMITS = java.util.List.of("max_tokens", "max_completion_tokens");
+    /** request fields the provider bills as prompt tokens besides the messages */
+    private static final java.util.List<String> PROMPT_DEFINITIONS = java.util.List.of("tools", "functions",
+            "tool_choice", "response_format");
     private static final long MAX_CHOICES = 128;
     /** the ledger's column lengths */
     static final int MAX_SUBJECT = 255;
@@ -172,10 +176,23 @@ public final class SubmissionValidator {
             }
             choices = parsed;
         }
-        Long maxTokens = wholeNumber(payload.get("max_tokens"));
-        if (maxTokens == null || maxTokens < 1 || maxTokens > MAX_TOKENS_LIMIT) {
-            return reject(Rejection.PAYLOAD_INVALID, "payload.max_tokens must be a whole number from 1 to "
-                    + MAX_TOKENS_LIMIT);
+        // the provider honours max_completion_tokens (the newer name) or max_tokens: the estimate takes the larger
+        Long maxTokens = null;
+        for (String field : OUTPUT_LIMITS) {
+            JsonValue limit = payload.get(field);
+            if (limit == null || limit == JsonValue.NULL) {
+                continue;
+            }
+            Long parsed = wholeNumber(limit);
+            if (parsed == null || parsed < 1 || parsed > MAX_TOKENS_LIMIT) {
+                return reject(Rejection.PAYLOAD_INVALID, "payload." + field + " must be a whole number from 1 to "
+                        + MAX_TOKENS_LIMIT);
+            }
+            maxTokens = maxTokens == null ? parsed : Math.max(maxTokens, parsed);
+        }
+        if (maxTokens == null) {
+            return reject(Rejection.PAYLOAD_INVALID, "payload.max_tokens (or max_completion_tokens) is required:"
+                    + " it bounds what the answer may cost");
         }
         if (!(payload.get("messages") instanceof JsonArray messages) || messages.isEmpty()) {
             return reject(Rejection.PAYLOAD_INVALID, "payload.messages must be a non-empty array");
@@ -188,8 +205,16 @@ public final class SubmissionValidator {
             }
             promptTexts.add(content.getString());
         }
+        java.util.List<String> definitionTexts = new java.util.ArrayList<>();
+        for (String field : PROMPT_DEFINITIONS) {
+            JsonValue definition = payload.get(field);
+            if (definition != null && definition != JsonValue.NULL) {
+                definitionTexts.add(definition.toString());
+            }
+        }
         return new Result(new Submission(jobId, workload, schemaNumber.intValue(), expiresAt, semantics,
-                minExecutionMs, subject, revision, model, maxTokens, choices, promptTexts, payload.toString()), null, null);
+                minExecutionMs, subject, revision, model, maxTokens, choices, promptTexts, definitionTexts,
+                payload.toString()), null, null);
     }
 
     /** Fits its column and holds no control character (U+0000 cannot be stored in PostgreSQL at all). */

@@ -8,7 +8,8 @@ import java.util.function.Function;
 /**
  * Token prices per model in currency units per million tokens
  * ({@code lastcall.price.<model>.input-per-mtok}, {@code .output-per-mtok}, falling back to
- * {@code lastcall.price.default.*}), under one revision id ({@code lastcall.price.revision}).
+ * {@code lastcall.price.default.*} when that is set), under one revision id
+ * ({@code lastcall.price.revision}). A model with neither is refused at ingress.
  */
 public final class Pricing {
 
@@ -35,13 +36,24 @@ public final class Pricing {
         return cost(model, promptTokens, Math.multiplyExact(maxTokens, Math.max(1, choices)));
     }
 
+    /** The cost of this usage, or null when the model has no price (any more): then the estimate stands in. */
     public BigDecimal cost(String model, long promptTokens, long completionTokens) {
-        BigDecimal in = price(model, "input-per-mtok").multiply(BigDecimal.valueOf(Math.max(0, promptTokens)));
-        BigDecimal out = price(model, "output-per-mtok").multiply(BigDecimal.valueOf(Math.max(0, completionTokens)));
+        Optional<BigDecimal> input = lookup(model, "input-per-mtok");
+        Optional<BigDecimal> output = lookup(model, "output-per-mtok");
+        if (input.isEmpty() || output.isEmpty()) {
+            return null;
+        }
+        BigDecimal in = input.get().multiply(BigDecimal.valueOf(Math.max(0, promptTokens)));
+        BigDecimal out = output.get().multiply(BigDecimal.valueOf(Math.max(0, completionTokens)));
         return in.add(out).divide(MILLION, 6, RoundingMode.HALF_UP);
     }
 
-    private BigDecimal price(String model, String kind) {
-        return prices.apply(model + "." + kind).or(() -> prices.apply("default." + kind)).orElse(BigDecimal.ZERO);
+    /** Whether both prices of {@code model} are known (its own, or the configured default). */
+    public boolean priced(String model) {
+        return lookup(model, "input-per-mtok").isPresent() && lookup(model, "output-per-mtok").isPresent();
+    }
+
+    private Optional<BigDecimal> lookup(String model, String kind) {
+        return prices.apply(model + "." + kind).or(() -> prices.apply("default." + kind));
     }
 }

@@ -82,13 +82,8 @@ public class Settings {
     }
 
     public Pricing pricing() {
-        return new Pricing(text("lastcall.price.revision", "default-1"), key -> {
-            Optional<BigDecimal> configured = config.getOptionalValue("lastcall.price." + key, BigDecimal.class);
-            if (configured.isPresent() || !key.startsWith("default.")) {
-                return configured;
-            }
-            return Optional.of(key.endsWith("input-per-mtok") ? BigDecimal.ONE : BigDecimal.valueOf(2));
-        });
+        return new Pricing(text("lastcall.price.revision", "default-1"),
+                key -> config.getOptionalValue("lastcall.price." + key, BigDecimal.class));
     }
 
     public String modelBaseUrl() {

@@ -132,6 +132,29 @@ class SubmissionValidatorTest {
     }
 
     @Test
+    void everyTokenBearingFieldCounts() {
+        JsonObjectBuilder payload = Json.createObjectBuilder().add("model", "m").add("max_tokens", 5)
+                .add("max_completion_tokens", 900)
+                .add("tools", Json.createArrayBuilder().add(Json.createObjectBuilder().add("type", "function")))
+                .add("response_format", Json.createObjectBuilder().add("type", "json_object"))
+                .add("messages", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("role", "user").add("content", "x")));
+        Submission s = check(valid().add("payload", payload).build()).submission();
+        assertEquals(900, s.maxTokens(), "the larger output limit is what may be billed");
+        assertEquals(java.util.List.of("[{\"type\":\"function\"}]", "{\"type\":\"json_object\"}"),
+                s.definitionTexts(), "tools and response format are prompt tokens too");
+        JsonObjectBuilder newer = Json.createObjectBuilder().add("model", "m").add("max_completion_tokens", 64)
+                .add("messages", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("role", "user").add("content", "x")));
+        assertEquals(64, check(valid().add("payload", newer).build()).submission().maxTokens(),
+                "max_completion_tokens alone is a limit");
+        JsonObjectBuilder none = Json.createObjectBuilder().add("model", "m")
+                .add("messages", Json.createArrayBuilder().add(Json.createObjectBuilder()
+                        .add("role", "user").add("content", "x")));
+        rejects(Rejection.PAYLOAD_INVALID, valid().add("payload", none));
+    }
+
+    @Test
     void aMissingJobIdIsAssigned() {
         SubmissionValidator.Result r = check(valid().remove("job_id").build());
         assertTrue(r.valid());

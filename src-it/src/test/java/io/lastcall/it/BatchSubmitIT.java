@@ -41,7 +41,9 @@ class BatchSubmitIT extends SpyBackedDeployment {
                 .add(Jobs.envelope(streamed, expiresAt, "spy-ok").add("payload", Json.createObjectBuilder()
                         .add("model", "spy-ok").add("stream", true).add("max_tokens", 8)
                         .add("messages", Json.createArrayBuilder().add(Json.createObjectBuilder()
-                                .add("role", "user").add("content", "hi")))));
+                                .add("role", "user").add("content", "hi")))))
+                // the id of a refused item again, now valid: it gets the first occurrence's answer
+                .add(Jobs.envelope(noWorkload, expiresAt, "spy-ok"));
         Reply reply = Api.send("POST", "/api/jobs/batch", Json.createObjectBuilder().add("jobs", jobs).build()
                 .toString(), ItConfig.user("submitter"));
         assertEquals(200, reply.status(), String.valueOf(reply.json()));
@@ -49,10 +51,10 @@ class BatchSubmitIT extends SpyBackedDeployment {
         List<String> results = body.getJsonArray("results").stream().map(v -> v.asJsonObject())
                 .map(o -> o.getInt("index") + ":" + o.getInt("status") + ":" + o.getString("reason", "-")).toList();
         assertEquals(List.of("0:201:-", "1:400:WORKLOAD_MISSING", "2:201:-", "3:200:-", "4:200:-",
-                "5:400:BODY_MALFORMED", "6:422:PAYLOAD_NOT_ACCOUNTABLE"), results);
+                "5:400:BODY_MALFORMED", "6:422:PAYLOAD_NOT_ACCOUNTABLE", "7:400:WORKLOAD_MISSING"), results);
         assertEquals(2, body.getInt("accepted"));
         assertEquals(2, body.getInt("repeated"));
-        assertEquals(3, body.getInt("refused"));
+        assertEquals(4, body.getInt("refused"));
 
         for (String id : List.of(a, b, existing)) {
             assertEquals("COMPLETED", Jobs.awaitOutcome(id, Duration.ofSeconds(30)).getString("outcome"), id);
