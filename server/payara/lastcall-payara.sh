@@ -24,6 +24,7 @@
 #                settings); several files separated by ':', a later one overriding an earlier one
 #   LASTCALL_SUBMITTER_PASSWORD/_OPERATOR_PASSWORD/_VIEWER_PASSWORD  the users' passwords   [required]
 #   LC_EXTRA_USERS  more file-realm users, "user:group:password ..." (the tests' second submitter)
+#   LASTCALL_BIND   the address the HTTP listeners answer on                 [127.0.0.1]
 #   LC_RESET_DATABASES  true: "start" first stops the domain and empties both ledgers (the H2
 #                file and the PostgreSQL schema), and undeploys an application an aborted run
 #                left behind - what the integration tests do  [false]
@@ -145,6 +146,20 @@ configure_users() {
   echo "$want" > "$marker"
 }
 
+# The HTTP listeners answer on LASTCALL_BIND only (default 127.0.0.1, this machine): put a gateway or a
+# load balancer in front, or set LASTCALL_BIND=0.0.0.0 deliberately.
+bind_listeners() {
+  local address=${LASTCALL_BIND:-127.0.0.1} listener key current
+  for listener in http-listener-1 http-listener-2; do
+    key="configs.config.server-config.network-config.network-listeners.network-listener.$listener.address"
+    current=$(remote get "$key" 2>/dev/null | sed -n 's/.*address=//p')
+    if [ "$current" != "$address" ]; then
+      say "binding $listener to $address (LASTCALL_BIND)"
+      remote set "$key=$address" >/dev/null || die "could not bind $listener to $address"
+    fi
+  done
+}
+
 select_database() {
   local pool
   case "$LC_DB" in
@@ -195,6 +210,7 @@ start() {
   configure_domain
   configure_secrets
   configure_users
+  bind_listeners
   select_database
   if [ "${LC_RESET_DATABASES:-false}" = true ] && deployed; then
     # an aborted test run left its application deployed; the next deployment must start clean

@@ -202,7 +202,7 @@ start() {
     JBOSS_PIDFILE="$PIDFILE" LAUNCH_JBOSS_IN_BACKGROUND=1 \
     JAVA_OPTS="${LC_JAVA_OPTS:--Xms256m -Xmx1g -XX:MaxMetaspaceSize=512m} -Djava.net.preferIPv4Stack=true" \
     setsid "$WILDFLY/bin/standalone.sh" -c standalone-full.xml -Djboss.server.base.dir="$BASE" \
-      -Djboss.socket.binding.port-offset="$OFFSET" -Djboss.bind.address=127.0.0.1 \
+      -Djboss.socket.binding.port-offset="$OFFSET" -Djboss.bind.address="${LASTCALL_BIND:-127.0.0.1}" \
       -Djboss.bind.address.management=127.0.0.1) </dev/null >"$BASE/log/console.log" 2>&1 &
   local i fresh
   for ((i = 0; i < 120; i++)); do
