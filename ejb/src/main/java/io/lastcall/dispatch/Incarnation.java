@@ -17,6 +17,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.time.Clock;
+import java.util.List;
 import java.util.UUID;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -55,6 +56,7 @@ public class Incarnation {
     private final long bootedAt = System.currentTimeMillis();
     private volatile long renewedAt;
     private volatile String renewalError;
+    private volatile List<String> duplicates = List.of();
 
     @PostConstruct
     void init() {
@@ -66,13 +68,18 @@ public class Incarnation {
 
     @Timeout
     void renew() {
-        long now = clock.millis();
         try {
-            leases.renew(bootId, instanceId, bootedAt, now);
+            LeaseLedger.Renewal renewal = leases.renew(bootId, instanceId, settings.instanceLeaseMs());
             if (renewalError != null) {
                 LOG.info("Lease of boot " + bootId + " (instance " + instanceId + ") renewed again");
             }
-            renewedAt = now;
+            if (!renewal.otherLiveBoots().isEmpty() && !renewal.otherLiveBoots().equals(duplicates)) {
+                LOG.severe("Instance id " + instanceId + " is used by another live server boot too ("
+                        + renewal.otherLiveBoots() + "): give each server its own lastcall.instance.id. Neither"
+                        + " closes the other's attempts; health is DOWN until one of them stops.");
+            }
+            duplicates = renewal.otherLiveBoots();
+            renewedAt = renewal.at();
             renewalError = null;
         } catch (RuntimeException e) {
             // the database is away: the lease may lapse, and then other servers close this boot's
@@ -104,5 +111,10 @@ public class Incarnation {
 
     public String renewalError() {
         return renewalError;
+    }
+
+    /** Other live boots that use this instance id (a misconfiguration): empty when all is well. */
+    public List<String> duplicates() {
+        return duplicates;
     }
 }

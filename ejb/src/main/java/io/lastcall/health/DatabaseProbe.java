@@ -1,5 +1,6 @@
 package io.lastcall.health;
 
+import io.lastcall.clock.DatabaseTime;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -17,23 +18,7 @@ public class DatabaseProbe {
     /** The database server's clock (CURRENT_TIMESTAMP at the start of this short transaction), epoch ms. */
     @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
     public long databaseTimeMillis() {
-        Object now = em.createNativeQuery("SELECT CURRENT_TIMESTAMP").getSingleResult();
-        if (now instanceof java.util.Date date) {
-            return date.getTime();
-        }
-        if (now instanceof java.time.OffsetDateTime odt) {
-            return odt.toInstant().toEpochMilli();
-        }
-        if (now instanceof java.time.ZonedDateTime zdt) {
-            return zdt.toInstant().toEpochMilli();
-        }
-        if (now instanceof java.time.Instant instant) {
-            return instant.toEpochMilli();
-        }
-        if (now instanceof java.time.LocalDateTime ldt) {
-            return ldt.atZone(java.time.ZoneId.systemDefault()).toInstant().toEpochMilli();
-        }
-        throw new PersistenceException("unexpected CURRENT_TIMESTAMP type " + (now == null ? null : now.getClass()));
+        return DatabaseTime.millis(em);
     }
 
     /** The database product name and version, or throws. */

@@ -37,6 +37,20 @@ public class InstanceLease {
         heartbeatAt = Math.max(heartbeatAt, now);
     }
 
+    /**
+     * Whether this boot may still be alive at {@code now} (database time): it renewed after
+     * {@code since} (a boot that died before then cannot have), or its next renewal, due every
+     * quarter of the lease, is not overdue by more than a second yet.
+     */
+    public boolean mayBeAliveAt(long now, long leaseMs, long since) {
+        return heartbeatAt > since || now - heartbeatAt < leaseMs / 4 + 1_000;
+    }
+
+    /** When its next renewal is overdue (database time): from then on {@link #mayBeAliveAt} can tell. */
+    public long decidableAt(long leaseMs) {
+        return heartbeatAt + leaseMs / 4 + 1_000;
+    }
+
     /** Whether the lease still holds at {@code now} for a lease of {@code leaseMs}. */
     public boolean liveAt(long now, long leaseMs) {
         return heartbeatAt >= now - leaseMs;

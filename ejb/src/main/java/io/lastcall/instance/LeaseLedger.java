@@ -1,6 +1,7 @@
 package io.lastcall.instance;
 
 import io.lastcall.job.Attempt;
+import io.lastcall.clock.DatabaseTime;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -17,14 +18,28 @@ public class LeaseLedger {
     @PersistenceContext(unitName = "ledger")
     private EntityManager em;
 
-    /** This boot is alive at {@code now}: its row is created or moved on. */
-    public void renew(String bootId, String instanceId, long startedAt, long now) {
+    /**
+     * This boot's renewal, and the other live boots of its instance id: each renewed after this
+     * boot's first renewal, so none is a predecessor that died before this boot started.
+     */
+    public record Renewal(long at, List<String> otherLiveBoots) {
+    }
+
+    /** This boot is alive now (database time): its row is created or moved on. */
+    public Renewal renew(String bootId, String instanceId, long leaseMs) {
+        long now = DatabaseTime.millis(em);
         InstanceLease lease = em.find(InstanceLease.class, bootId);
         if (lease == null) {
-            em.persist(new InstanceLease(bootId, instanceId, startedAt, now));
+            lease = new InstanceLease(bootId, instanceId, now, now);
+            em.persist(lease);
         } else {
             lease.renewed(now);
         }
+        List<String> others = em.createQuery("select l.bootId from InstanceLease l where l.instanceId = :instance"
+                        + " and l.bootId <> :boot and l.heartbeatAt > :since and l.heartbeatAt >= :live", String.class)
+                .setParameter("instance", instanceId).setParameter("boot", bootId)
+                .setParameter("since", lease.getStartedAt()).setParameter("live", now - leaseMs).getResultList();
+        return new Renewal(now, others);
     }
 
     /** The boots whose lease holds at {@code now}, oldest first. */

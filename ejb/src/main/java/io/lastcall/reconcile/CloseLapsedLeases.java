@@ -1,5 +1,6 @@
 package io.lastcall.reconcile;
 
+import io.lastcall.clock.DatabaseTime;
 import io.lastcall.instance.InstanceLease;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Outcome;
@@ -11,7 +12,9 @@ import jakarta.persistence.PersistenceContext;
 
 /**
  * Rule 0b, on every server: an open attempt of another server boot whose lease has lapsed (that
- * server was killed, froze or lost the database for longer than {@code lastcall.instance.lease-ms}).
+ * server was killed, froze or lost the database for longer than {@code lastcall.instance.lease-ms},
+ * judged on the database's clock; a boot with no lease row at all — its first write failed — only
+ * once its attempt is older than the lease).
  * Handed off → OUTCOME_UNKNOWN (SERVER_LOST), exposure kept, never resent; only claimed →
  * revoked and re-admitted within its lifetime. If that boot is alive after all, the row locks
  * still hold: its handoff of a revoked claim is refused, and the result of a handoff closed here
@@ -31,8 +34,13 @@ public class CloseLapsedLeases {
             return ClosePreviousBoots.Closed.NOTHING;
         }
         InstanceLease lease = em.find(InstanceLease.class, attempt.getBootId());
-        if (lease != null && lease.liveAt(now, leaseMs)) {
+        long dbNow = DatabaseTime.millis(em);
+        if (lease != null && lease.liveAt(dbNow, leaseMs)) {
             return ClosePreviousBoots.Closed.NOTHING;
+        }
+        long lastActivity = attempt.getHandedOffAt() != null ? attempt.getHandedOffAt() : attempt.getClaimedAt();
+        if (lease == null && dbNow - lastActivity < leaseMs) {
+            return ClosePreviousBoots.Closed.NOTHING; // its first lease write may have failed: not lapsed yet
         }
         return ClosePreviousBoots.close(em, attempt, now, clockUncertaintyMs, Outcome.UNKNOWN_SERVER_LOST,
                 "stopped renewing its lease");

@@ -1,5 +1,7 @@
 package io.lastcall.reconcile;
 
+import io.lastcall.clock.DatabaseTime;
+import io.lastcall.instance.InstanceLease;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
@@ -15,21 +17,32 @@ import jakarta.persistence.PersistenceContext;
  * Rule 0, also run at startup: an attempt this server instance claimed in an earlier boot can no
  * longer receive anything. Handed off → OUTCOME_UNKNOWN (SERVER_RESTARTED), exposure kept, never
  * resent; only claimed → revoked and re-admitted within its lifetime (it never reached the wire).
+ * A boot of the same instance id that renewed its lease after this boot started is alive (two
+ * servers share an id): left alone. One that might still renew (its next renewal is not overdue
+ * yet, on the database's clock) is UNDECIDED: the reconciler looks again once it is.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
 public class ClosePreviousBoots {
 
     /** What was done to one attempt. */
-    public enum Closed { NOTHING, UNKNOWN, READMITTED, EXPIRED }
+    public enum Closed { NOTHING, UNKNOWN, READMITTED, EXPIRED, UNDECIDED }
 
     @PersistenceContext(unitName = "ledger")
     private EntityManager em;
 
-    public Closed apply(String attemptId, String currentBootId, long now, long clockUncertaintyMs) {
+    public Closed apply(String attemptId, String currentBootId, long now, long clockUncertaintyMs, long leaseMs) {
         Attempt attempt = em.find(Attempt.class, attemptId);
         if (attempt == null || currentBootId.equals(attempt.getBootId())) {
             return Closed.NOTHING;
+        }
+        // another live boot with this instance id (a misconfiguration) is not a previous boot: its
+        // attempts are its own; one whose next renewal is not overdue yet is decided later
+        InstanceLease theirs = attempt.getBootId() == null ? null : em.find(InstanceLease.class, attempt.getBootId());
+        InstanceLease mine = em.find(InstanceLease.class, currentBootId);
+        if (theirs != null && theirs.mayBeAliveAt(DatabaseTime.millis(em), leaseMs,
+                mine == null ? Long.MAX_VALUE : mine.getStartedAt())) {
+            return Closed.UNDECIDED;
         }
         return close(em, attempt, now, clockUncertaintyMs, Outcome.UNKNOWN_SERVER_RESTARTED, "restarted");
     }

@@ -1,5 +1,6 @@
 package io.lastcall.reconcile;
 
+import io.lastcall.clock.DatabaseTime;
 import io.lastcall.instance.InstanceLease;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Job;
@@ -40,7 +41,7 @@ public class MarkSilentHandoffs {
         // this server is alive whatever its lease row says (its renewal may still be catching up after an outage)
         boolean callerAlive = open.stream().anyMatch(a -> currentBootId.equals(a.getBootId()))
                 || open.stream().map(a -> a.getBootId() == null ? null : em.find(InstanceLease.class, a.getBootId()))
-                        .anyMatch(lease -> lease != null && lease.liveAt(now, leaseMs));
+                        .anyMatch(lease -> lease != null && lease.liveAt(DatabaseTime.millis(em), leaseMs));
         if (callerAlive && now <= resultDueBy(job, policy) + graceMs + settleRetryMs) {
             return false;
         }

@@ -14,6 +14,10 @@ import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.DependsOn;
 import jakarta.ejb.EJB;
+import jakarta.ejb.TimerService;
+import jakarta.ejb.TimerConfig;
+import jakarta.ejb.Timeout;
+import jakarta.annotation.Resource;
 import jakarta.ejb.Schedule;
 import jakarta.ejb.Singleton;
 import jakarta.ejb.Startup;
@@ -107,6 +111,9 @@ public class Reconciler {
 
     @Inject
     Clock clock;
+
+    @Resource
+    TimerService timers;
 
     private final AtomicBoolean running = new AtomicBoolean();
     private volatile Report last;
@@ -241,17 +248,36 @@ public class Reconciler {
 
     private int closePreviousBoots(List<String> failures) {
         int closed = 0;
+        boolean undecided = false;
         for (Attempt a : candidates("previous boots", failures, () -> queries.leftByPreviousBoots(
                 incarnation.instanceId(), incarnation.bootId(), BATCH))) {
             ClosePreviousBoots.Closed result = each("previous boot " + a.getAttemptId(), failures,
                     () -> closePreviousBoots.apply(a.getAttemptId(), incarnation.bootId(), clock.millis(),
-                            uncertainty()));
+                            uncertainty(), settings.instanceLeaseMs()));
             if (result == ClosePreviousBoots.Closed.READMITTED) {
                 each("publish " + a.getJobId(), failures, () -> publisher.publish(a.getJobId(), a.getWorkload(), 0));
             }
-            closed += result == null || result == ClosePreviousBoots.Closed.NOTHING ? 0 : 1;
+            undecided |= result == ClosePreviousBoots.Closed.UNDECIDED;
+            closed += result == null || result == ClosePreviousBoots.Closed.NOTHING
+                    || result == ClosePreviousBoots.Closed.UNDECIDED ? 0 : 1;
+        }
+        if (undecided) {
+            // an earlier boot that may still renew: look again once its next renewal is overdue
+            long lookAgainMs = settings.instanceLeaseMs() / 4 + 1_500;
+            timers.createSingleActionTimer(lookAgainMs, new TimerConfig("lastcall previous boots", false));
         }
         return closed;
+    }
+
+    /** The look again that {@link #closePreviousBoots} asked for. */
+    @Timeout
+    void previousBootsAgain() {
+        List<String> failures = new ArrayList<>();
+        int closed = closePreviousBoots(failures);
+        if (closed > 0 || !failures.isEmpty()) {
+            LOG.info("Closed " + closed + " attempt(s) left by earlier boots of instance " + incarnation.instanceId()
+                    + (failures.isEmpty() ? "" : "; failures: " + failures));
+        }
     }
 
     /** What the boots whose lease lapsed left open (rule 0b); their readmitted jobs are published again. */

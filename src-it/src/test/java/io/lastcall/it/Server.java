@@ -140,15 +140,32 @@ public final class Server {
      * and database {@code db}, without emptying the ledgers (a deployed application starts with it).
      */
     public static void start(String name, String portbase, String db) throws IOException, InterruptedException {
-        ProcessBuilder start = new ProcessBuilder("bash", System.getProperty("lastcall.it.server-script"), "start");
-        start.environment().put("LC_RUNTIME", runtime().toString());
-        start.environment().put("LC_DOMAIN", name);
-        start.environment().put("LC_PORTBASE", portbase);
-        start.environment().put("LC_ENV_FILE", System.getProperty("lastcall.it.env-file"));
-        start.environment().put("LC_DB", db);
-        start.environment().put("LC_RESET_DATABASES", "false");
-        Process process = start.inheritIO().start();
-        assertTrue(process.waitFor(180, TimeUnit.SECONDS), "start within 3 minutes");
-        assertEquals(0, process.exitValue(), "start: " + List.of(start.command()));
+        script("start", name, portbase, db, java.util.Map.of());
+    }
+
+    /** As {@link #start(String, String, String)}, with more environment for the server (settings). */
+    public static void start(String name, String portbase, String db, java.util.Map<String, String> environment)
+            throws IOException, InterruptedException {
+        script("start", name, portbase, db, environment);
+    }
+
+    /** Stops that server with the server script (a graceful stop). */
+    public static void stop(String name, String portbase) throws IOException, InterruptedException {
+        script("stop", name, portbase, "postgres", java.util.Map.of());
+    }
+
+    private static void script(String action, String name, String portbase, String db,
+            java.util.Map<String, String> environment) throws IOException, InterruptedException {
+        ProcessBuilder run = new ProcessBuilder("bash", System.getProperty("lastcall.it.server-script"), action);
+        run.environment().put("LC_RUNTIME", runtime().toString());
+        run.environment().put("LC_DOMAIN", name);
+        run.environment().put("LC_PORTBASE", portbase);
+        run.environment().put("LC_ENV_FILE", System.getProperty("lastcall.it.env-file"));
+        run.environment().put("LC_DB", db);
+        run.environment().put("LC_RESET_DATABASES", "false");
+        run.environment().putAll(environment);
+        Process process = run.inheritIO().start();
+        assertTrue(process.waitFor(180, TimeUnit.SECONDS), action + " within 3 minutes");
+        assertEquals(0, process.exitValue(), action + ": " + List.of(run.command()));
     }
 }

@@ -102,9 +102,16 @@ public class HealthResource {
         dispatch.put("in_use", permits.inUse());
         dispatch.put("waiting", permits.waiting());
 
+        // two live servers with one instance id: each would take the other's handoffs for its own
+        boolean componentsUp = up;
+        boolean shared = !incarnation.duplicates().isEmpty();
+        up &= !shared;
         body.put("status", up ? "UP" : "DOWN");
-        if (!up) {
+        if (!componentsUp) {
             body.put("cause", cause(db, readiness, clockView));
+        } else if (shared) {
+            body.put("cause", "instance: id " + incarnation.instanceId() + " is also used by live boot(s) "
+                    + incarnation.duplicates() + "; give each server its own lastcall.instance.id");
         }
         body.put("database", db);
         body.put("broker", broker);
@@ -146,6 +153,9 @@ public class HealthResource {
         v.put("lease_renewed_at", incarnation.renewedAt());
         if (incarnation.renewalError() != null) {
             v.put("lease_error", incarnation.renewalError());
+        }
+        if (!incarnation.duplicates().isEmpty()) {
+            v.put("same_id_live_boots", incarnation.duplicates());
         }
         try {
             v.put("live", leases.live(System.currentTimeMillis(), settings.instanceLeaseMs()).stream()
