@@ -149,16 +149,17 @@ class TransportIT {
         long from = Jobs.now() - 1;
         List<String> ids;
         try {
-            // deadlines 1.5-7.5 s away, 0.4 s calls, 64 permits: most wait for a permit, many past their deadline
+            // 1,000 jobs with deadlines 2-20 s away, 2 s calls, 64 permits (at most 32 calls a second):
+            // whatever the machine's speed, most wait for a permit and many reach their deadline there
             ids = new ArrayList<>();
             JsonArrayBuilder batch = Json.createArrayBuilder();
             long now = Jobs.now();
-            for (int i = 0; i < 800; i++) {
+            for (int i = 0; i < 1_000; i++) {
                 String id = Jobs.newId("wire");
-                batch.add(Jobs.envelope(id, now + 1_500 + (i * 6_000L / 800), "spy-delay-400"));
+                batch.add(Jobs.envelope(id, now + 2_000 + (i * 18_000L / 1_000), "spy-delay-2000"));
                 ids.add(id);
             }
-            submit(batch, 800);
+            submit(batch, 1_000);
             awaitEnded("incident-summary", from, ids.size());
         } finally {
             busy.set(false);
@@ -175,14 +176,18 @@ class TransportIT {
             earliestSlack = Math.min(earliestSlack, slack);
             assertTrue(slack >= 0, "request of " + r.jobId() + " arrived " + -slack + " ms after its deadline");
         }
-        List<Long> checkToLastByte = rows("incident-summary", from).stream()
+        List<JsonObject> rows = rows("incident-summary", from);
+        long expiredWaiting = rows.stream().filter(r -> "EXPIRED_NOT_STARTED".equals(r.getString("state"))).count();
+        List<Long> checkToLastByte = rows.stream()
                 .filter(r -> !r.isNull("check_to_last_byte_ms")).map(r -> r.getJsonNumber("check_to_last_byte_ms").longValue())
                 .sorted().toList();
         System.out.println("TransportIT under load: " + ids.size() + " jobs, " + received.size()
-                + " requests, least time to spare " + earliestSlack + " ms; check->last byte ms p50/p99/p99.9/max "
+                + " requests, " + expiredWaiting + " expired before dispatch, least time to spare " + earliestSlack
+                + " ms; check->last byte ms p50/p99/p99.9/max "
                 + percentile(checkToLastByte, 0.5) + "/" + percentile(checkToLastByte, 0.99) + "/"
                 + percentile(checkToLastByte, 0.999) + "/" + percentile(checkToLastByte, 1.0));
         assertTrue(received.size() >= 100, "enough requests to say something: " + received.size());
+        assertTrue(expiredWaiting > 0, "deadlines fell inside the permit wait: none expired there");
     }
 
     private static Thread daemon(Runnable work) {
