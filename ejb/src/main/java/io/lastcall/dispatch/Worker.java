@@ -157,7 +157,15 @@ public class Worker {
         try {
             ModelClient.Call call = new ModelClient.Call(gate.jobId(), gate.attemptId(), gate.expiresAt(),
                     gate.semantics(), policy.callTimeoutMs(gate.expiresAt(), clock.millis(), gate.semantics()));
-            request = connection.prepare(gate.payload(), call, settings.modelApiKey().orElse(null));
+            try {
+                request = connection.prepare(gate.payload(), call, settings.modelApiKey().orElse(null));
+            } catch (IllegalArgumentException unsendable) {
+                // e.g. an API key with a line break: never written, so never run; counted as an attempt
+                connection.close();
+                retry(gate, ledger.notSent(gate.attemptId(), "the request cannot be sent: "
+                        + unsendable.getMessage(), policy, settings.retryTiersMs(), uncertainty));
+                return false;
+            }
             auth = ledger.handOff(gate.attemptId(), uncertainty, settings.handoffMaxMs());
         } catch (RuntimeException e) {
             connection.close();
