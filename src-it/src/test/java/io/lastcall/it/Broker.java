@@ -27,8 +27,9 @@ public final class Broker {
 
     /** The test domain's work exchange and the workloads routed through it (it-domain.env). */
     public static final String WORK_EXCHANGE = "it.lastcall.work";
-    public static final List<String> WORKLOADS = List.of("incident-summary", "it-short", "it-budget", "it-crash",
-            "it-stall", "it-ttlcap", "it-retention");
+    public static List<String> workloads() {
+        return List.of(ItConfig.domainSetting("LASTCALL_WORKLOADS").split(","));
+    }
 
     private Broker() {
     }
@@ -37,7 +38,7 @@ public final class Broker {
     public static void restoreWorkExchange() {
         withChannel(channel -> {
             channel.exchangeDeclare(WORK_EXCHANGE, "direct", true);
-            for (String workload : WORKLOADS) {
+            for (String workload : workloads()) {
                 channel.queueBind(WORK_EXCHANGE + "." + workload, WORK_EXCHANGE, workload);
             }
             return null;
