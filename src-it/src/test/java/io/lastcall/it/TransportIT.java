@@ -44,7 +44,7 @@ class TransportIT {
         Gateway.start();
         Deployments.freshProbeQueues();
         return Deployments.lastcallWithProbes(Map.of("config_ordinal", "400", "lastcall.dispatch.permits", "64",
-                "lastcall.model.keep-alive-ms", "5000"));
+                "lastcall.worker.consumers", "8", "lastcall.model.keep-alive-ms", "5000"));
     }
 
     @BeforeEach
@@ -54,6 +54,12 @@ class TransportIT {
 
     @Test
     void aThousandJobsThroughTheGatewayAndToAClosingBackendEachEndCompletedWithOneRequest() {
+        JsonObject health = Api.get("/api/health").json().asJsonObject();
+        assertEquals(64, health.getJsonObject("dispatch").getInt("permits"));
+        int consumers = health.getJsonObject("broker").getJsonArray("consumers").stream().map(JsonValue::asJsonObject)
+                .filter(c -> c.getString("queue").contains("it-gateway")).mapToInt(c -> c.getInt("consumers_configured"))
+                .max().orElse(0);
+        assertEquals(8, consumers, "8 worker consumers for this deployment");
         long from = Jobs.now() - 1;
         Map<String, List<String>> ids = new TreeMap<>();
         for (String workload : List.of("it-gateway", "it-gateway-close", "it-close")) {
