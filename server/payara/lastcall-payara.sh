@@ -65,6 +65,11 @@ create_domain() {
   say "creating domain (port base $LC_PORTBASE: admin $ADMIN_PORT, http $HTTP_PORT)"
   "$ASADMIN" --interactive=false create-domain --nopassword=true --portbase "$LC_PORTBASE" \
     --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null
+  # the HTTP listeners' address goes into domain.xml before the first start: set on a running
+  # Payara 6.2025.9, the change restarted http-listener-2 but left http-listener-1 dead
+  # ("GrizzlyProxy is NULL") until the next restart
+  sed -i -E "/<network-listener [^>]*name=\"http-listener-[12]\"/{/ address=/!s#<network-listener #<network-listener address=\"${LASTCALL_BIND:-127.0.0.1}\" #}" \
+    "$DOMAINS/$LC_DOMAIN/config/domain.xml"
   touch "$DOMAINS/$LC_DOMAIN/.lastcall-unconfigured"
 }
 
@@ -147,17 +152,25 @@ configure_users() {
 }
 
 # The HTTP listeners answer on LASTCALL_BIND only (default 127.0.0.1, this machine): put a gateway or a
-# load balancer in front, or set LASTCALL_BIND=0.0.0.0 deliberately.
+# load balancer in front, or set LASTCALL_BIND=0.0.0.0 deliberately. A new domain has it in domain.xml
+# from create_domain; an existing one whose address differs is changed and restarted (Payara does not
+# apply the change to a running listener reliably).
 bind_listeners() {
-  local address=${LASTCALL_BIND:-127.0.0.1} listener key current
+  local address=${LASTCALL_BIND:-127.0.0.1} listener key current changed=false
   for listener in http-listener-1 http-listener-2; do
     key="configs.config.server-config.network-config.network-listeners.network-listener.$listener.address"
     current=$(remote get "$key" 2>/dev/null | sed -n 's/.*address=//p')
     if [ "$current" != "$address" ]; then
       say "binding $listener to $address (LASTCALL_BIND)"
       remote set "$key=$address" >/dev/null || die "could not bind $listener to $address"
+      changed=true
     fi
   done
+  if $changed; then
+    say "restarting for the new listener address"
+    stop
+    start_domain
+  fi
 }
 
 select_database() {
@@ -200,12 +213,7 @@ start() {
   if running; then
     say "already running (admin $ADMIN_PORT, http $HTTP_PORT)"
   else
-    say "starting (admin $ADMIN_PORT, http $HTTP_PORT)"
-    # secrets stay out of the server's environment (they are aliases, or only the realm needs them)
-    env -u LASTCALL_PG_PASSWORD -u LASTCALL_BROKER_PASSWORD -u LASTCALL_SUBMITTER_PASSWORD \
-      -u LASTCALL_OPERATOR_PASSWORD -u LASTCALL_VIEWER_PASSWORD -u LC_EXTRA_USERS \
-      "$ASADMIN" start-domain --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null \
-      || die "start-domain failed; see $DOMAINS/$LC_DOMAIN/logs/server.log"
+    start_domain
   fi
   configure_domain
   configure_secrets
@@ -217,6 +225,15 @@ start() {
     say "undeploying the application an earlier run left behind"
     remote undeploy lastcall >/dev/null || die "could not undeploy the leftover application"
   fi
+}
+
+start_domain() {
+  say "starting (admin $ADMIN_PORT, http $HTTP_PORT)"
+  # secrets stay out of the server's environment (they are aliases, or only the realm needs them)
+  env -u LASTCALL_PG_PASSWORD -u LASTCALL_BROKER_PASSWORD -u LASTCALL_SUBMITTER_PASSWORD \
+    -u LASTCALL_OPERATOR_PASSWORD -u LASTCALL_VIEWER_PASSWORD -u LC_EXTRA_USERS \
+    "$ASADMIN" start-domain --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null \
+    || die "start-domain failed; see $DOMAINS/$LC_DOMAIN/logs/server.log"
 }
 
 deploy() {
@@ -248,7 +265,16 @@ deployed() {
   running && remote list-applications 2>/dev/null | grep -q '^lastcall '
 }
 
-undeploy() {
+unstart_domain() {
+  say "starting (admin $ADMIN_PORT, http $HTTP_PORT)"
+  # secrets stay out of the server's environment (they are aliases, or only the realm needs them)
+  env -u LASTCALL_PG_PASSWORD -u LASTCALL_BROKER_PASSWORD -u LASTCALL_SUBMITTER_PASSWORD \
+    -u LASTCALL_OPERATOR_PASSWORD -u LASTCALL_VIEWER_PASSWORD -u LC_EXTRA_USERS \
+    "$ASADMIN" start-domain --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null \
+    || die "start-domain failed; see $DOMAINS/$LC_DOMAIN/logs/server.log"
+}
+
+deploy() {
   if deployed; then
     say "undeploying lastcall"
     remote undeploy lastcall >/dev/null || die "could not undeploy the application"
