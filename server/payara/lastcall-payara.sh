@@ -265,16 +265,7 @@ deployed() {
   running && remote list-applications 2>/dev/null | grep -q '^lastcall '
 }
 
-unstart_domain() {
-  say "starting (admin $ADMIN_PORT, http $HTTP_PORT)"
-  # secrets stay out of the server's environment (they are aliases, or only the realm needs them)
-  env -u LASTCALL_PG_PASSWORD -u LASTCALL_BROKER_PASSWORD -u LASTCALL_SUBMITTER_PASSWORD \
-    -u LASTCALL_OPERATOR_PASSWORD -u LASTCALL_VIEWER_PASSWORD -u LC_EXTRA_USERS \
-    "$ASADMIN" start-domain --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null \
-    || die "start-domain failed; see $DOMAINS/$LC_DOMAIN/logs/server.log"
-}
-
-deploy() {
+undeploy() {
   if deployed; then
     say "undeploying lastcall"
     remote undeploy lastcall >/dev/null || die "could not undeploy the application"
