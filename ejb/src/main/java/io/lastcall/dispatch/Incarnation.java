@@ -16,7 +16,6 @@ import jakarta.ejb.TimerService;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
-import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
 import java.util.logging.Level;
@@ -42,8 +41,6 @@ public class Incarnation {
     @Inject
     Settings settings;
 
-    @Inject
-    Clock clock;
 
     @EJB
     LeaseLedger leases;

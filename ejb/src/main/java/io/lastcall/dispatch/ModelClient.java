@@ -200,11 +200,6 @@ public class ModelClient {
         return parse(status, answer.body());
     }
 
-    /** Idle pooled connections, for tests. */
-    int idleConnections() {
-        return pool.idleCount();
-    }
-
     @PreDestroy
     void shutdown() {
         pool.close();

@@ -46,11 +46,6 @@ public class InstanceLease {
         return heartbeatAt > since || now - heartbeatAt < leaseMs / 4 + 1_000;
     }
 
-    /** When its next renewal is overdue (database time): from then on {@link #mayBeAliveAt} can tell. */
-    public long decidableAt(long leaseMs) {
-        return heartbeatAt + leaseMs / 4 + 1_000;
-    }
-
     /** Whether the lease still holds at {@code now} for a lease of {@code leaseMs}. */
     public boolean liveAt(long now, long leaseMs) {
         return heartbeatAt >= now - leaseMs;

@@ -40,8 +40,7 @@ public class MarkSilentHandoffs {
                 .getResultList();
         // this server is alive whatever its lease row says (its renewal may still be catching up after an outage)
         boolean callerAlive = open.stream().anyMatch(a -> currentBootId.equals(a.getBootId()))
-                || open.stream().map(a -> a.getBootId() == null ? null : em.find(InstanceLease.class, a.getBootId()))
-                        .anyMatch(lease -> lease != null && lease.liveAt(DatabaseTime.millis(em), leaseMs));
+                || liveLease(open, DatabaseTime.millis(em), leaseMs);
         if (callerAlive && now <= resultDueBy(job, policy) + graceMs + settleRetryMs) {
             return false;
         }
@@ -50,6 +49,11 @@ public class MarkSilentHandoffs {
         }
         job.end(Outcome.UNKNOWN_RESULT_OVERDUE, now);
         return true;
+    }
+
+    private boolean liveLease(List<Attempt> attempts, long dbNow, long leaseMs) {
+        return attempts.stream().map(a -> a.getBootId() == null ? null : em.find(InstanceLease.class, a.getBootId()))
+                .anyMatch(lease -> lease != null && lease.liveAt(dbNow, leaseMs));
     }
 
     /** When a handed-off job's call must have ended: the handoff plus the call's timeout. */

@@ -1,6 +1,5 @@
 package io.lastcall.transport;
 
-import java.util.Arrays;
 import org.apache.hc.core5.http.Header;
 
 /**
@@ -8,10 +7,4 @@ import org.apache.hc.core5.http.Header;
  * the body was read to its end, and how long the connection may be reused (0: not at all).
  */
 public record Answer(int status, Header[] headers, String body, boolean complete, long reusableForMs) {
-
-    /** The first value of a header, or null. */
-    public String header(String name) {
-        return Arrays.stream(headers).filter(h -> h.getName().equalsIgnoreCase(name)).map(Header::getValue)
-                .findFirst().orElse(null);
-    }
 }
