@@ -131,12 +131,19 @@ public class ModelClient {
         }
 
         /**
-         * The handoff: if the authorization still holds by the monotonic clock ({@code writeByNanos},
-         * System.nanoTime) and by the wall clock ({@code writeByMillis}; nanoTime stands still while
-         * the machine is suspended), writes the prepared request in one write. A write that fails
-         * was not completely written, so the server cannot have processed it: not written.
+         * The handoff: if the server has not closed the connection since it was leased (an idle
+         * timeout that fell during the last check's commit: bytes written into a connection the
+         * server is closing are unknown, not unsent) and the authorization still holds by the
+         * monotonic clock ({@code writeByNanos}, System.nanoTime) and by the wall clock
+         * ({@code writeByMillis}; nanoTime stands still while the machine is suspended), writes the
+         * prepared request in one write. A write that fails was not completely written, so the
+         * server cannot have processed it: not written.
          */
         public Sent write(PreparedRequest request, long writeByNanos, long writeByMillis, Clock wallClock) {
+            if (!backend.serverSilent()) {
+                return new Sent(false, System.nanoTime(),
+                        "the server closed the connection (or sent bytes unasked) before the request was written");
+            }
             long now = System.nanoTime();
             if (now - writeByNanos > 0 || wallClock.millis() > writeByMillis) {
                 return new Sent(false, now, "not written within the handoff authorization");

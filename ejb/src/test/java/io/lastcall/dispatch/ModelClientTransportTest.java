@@ -65,6 +65,24 @@ class ModelClientTransportTest {
     }
 
     @Test
+    void aConnectionTheServerClosesAfterTheLeaseIsNotWrittenTo() throws Exception {
+        try (RawBackend backend = new RawBackend(RawBackend.Behaviour.KEEP_ALIVE, 300)) {
+            assertEquals(ModelResult.Kind.COMPLETED, send(backend).kind());
+            try (ModelClient.Connection connection = client.connect(backend.baseUrl(), 2_000)) {
+                PreparedRequest request = connection.prepare("{\"model\":\"m\"}",
+                        new ModelClient.Call("j", "attempt-2", 1L, DeadlineSemantics.LATEST_START, 5_000), null);
+                assertEquals(1, backend.connections(), "the idle connection was leased");
+                Thread.sleep(600); // the server's idle timeout (300 ms) falls between the lease and the write
+                ModelClient.Sent sent = connection.write(request, System.nanoTime() + 1_000_000_000L,
+                        System.currentTimeMillis() + 1_000, Clock.systemUTC());
+                assertFalse(sent.written(), "a request written into a closing connection would be unknown");
+                assertTrue(sent.notWrittenBecause().contains("closed the connection"), sent.notWrittenBecause());
+            }
+            assertEquals(1, backend.requests().size());
+        }
+    }
+
+    @Test
     void aResetInTheMiddleOfTheAnswerIsUnknown() throws IOException {
         try (RawBackend backend = new RawBackend(RawBackend.Behaviour.RESET_MID_ANSWER, 30_000)) {
             ModelResult result = send(backend);
