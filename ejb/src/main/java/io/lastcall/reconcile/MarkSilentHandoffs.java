@@ -29,9 +29,11 @@ public class MarkSilentHandoffs {
     @PersistenceContext(unitName = "ledger")
     private EntityManager em;
 
-    public boolean apply(String jobId, long now, WorkloadPolicy policy, long graceMs, long settleRetryMs,
+    /** Judged on the database's clock, which every server sees alike. */
+    public boolean apply(String jobId, WorkloadPolicy policy, long graceMs, long settleRetryMs,
             String currentBootId, long leaseMs) {
         Job job = em.find(Job.class, jobId, LockModeType.PESSIMISTIC_WRITE);
+        long now = DatabaseTime.millis(em);
         if (job == null || job.getState() != JobState.HANDED_OFF || now <= resultDueBy(job, policy) + graceMs) {
             return false;
         }
@@ -40,7 +42,7 @@ public class MarkSilentHandoffs {
                 .getResultList();
         // this server is alive whatever its lease row says (its renewal may still be catching up after an outage)
         boolean callerAlive = open.stream().anyMatch(a -> currentBootId.equals(a.getBootId()))
-                || liveLease(open, DatabaseTime.millis(em), leaseMs);
+                || liveLease(open, now, leaseMs);
         if (callerAlive && now <= resultDueBy(job, policy) + graceMs + settleRetryMs) {
             return false;
         }

@@ -190,7 +190,7 @@ public class Reconciler {
         int revoked = 0;
         for (Job job : candidates("revoke", failures, () -> queries.inStates(Set.of(JobState.CLAIMED), BATCH))) {
             Boolean readmitted = each("revoke " + job.getJobId(), failures, () -> revokeLostClaims.apply(
-                    job.getJobId(), clock.millis(), settings.reconcilerClaimTimeoutMs(), uncertainty));
+                    job.getJobId(), settings.reconcilerClaimTimeoutMs(), uncertainty));
             if (Boolean.TRUE.equals(readmitted)) {
                 revoked++;
                 each("publish " + job.getJobId(), failures, () -> publisher.publish(job.getJobId(), job.getWorkload(), 0));
@@ -200,13 +200,12 @@ public class Reconciler {
         for (Job job : candidates("silent handoffs", failures,
                 () -> queries.inStates(Set.of(JobState.HANDED_OFF), BATCH))) {
             unknown += Boolean.TRUE.equals(each("silent handoff " + job.getJobId(), failures,
-                    () -> markSilentHandoffs.apply(job.getJobId(), clock.millis(),
-                            settings.workloadOrDefault(job.getWorkload()), grace, settings.settleRetryMs(),
+                    () -> markSilentHandoffs.apply(job.getJobId(), settings.workloadOrDefault(job.getWorkload()), grace, settings.settleRetryMs(),
                             incarnation.bootId(), settings.instanceLeaseMs()))) ? 1 : 0;
         }
         int rollUpSize = settings.rollUpBatchSize();
         int rolledUp = batches(settings.rollUpBatchesPerPass(), rollUpSize, "roll up ended jobs", failures,
-                () -> rollUpEndedJobs.batch(clock.millis(), settings.rollUpLagMs(), rollUpSize));
+                () -> rollUpEndedJobs.batch(settings.rollUpLagMs(), rollUpSize));
         Purged purged = purge(now, failures);
         Map<String, LedgerStats.Workload> figures = each("stats", failures, () -> stats.byWorkload(clock.millis()));
         return new Report(now, republished, expired, revoked, unknown, previousBoot, lapsedLeases, rolledUp, purged, failures,

@@ -3,6 +3,7 @@ package io.lastcall.reconcile;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
+import io.lastcall.clock.DatabaseTime;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -23,8 +24,9 @@ public class RevokeLostClaims {
     private EntityManager em;
 
     /** @return true when the job was re-admitted and must be published */
-    public boolean apply(String jobId, long now, long claimTimeoutMs, long clockUncertaintyMs) {
+    public boolean apply(String jobId, long claimTimeoutMs, long clockUncertaintyMs) {
         Job job = em.find(Job.class, jobId, LockModeType.PESSIMISTIC_WRITE);
+        long now = DatabaseTime.millis(em); // every server judges a claim's age alike
         if (job == null || job.getState() != JobState.CLAIMED || job.getCheckedAt() > now - claimTimeoutMs) {
             return false;
         }

@@ -1,5 +1,6 @@
 package io.lastcall.reconcile;
 
+import io.lastcall.clock.DatabaseTime;
 import io.lastcall.job.EndedTotals;
 import io.lastcall.job.JobState;
 import io.lastcall.job.RollUpMark;
@@ -21,8 +22,10 @@ import java.util.Objects;
  * attempts' are added to {@link EndedTotals} (locked) and the mark moves past them. An ended
  * job's figures never change, so the stats read the totals plus the jobs after the mark instead of
  * the whole ledger; no job row is written. The lag lets every transaction that ended a job at an
- * earlier instant commit first (they are short; servers' clocks agree within the clock check's
- * skew). The mark's row lock serializes servers: nothing is counted twice.
+ * earlier instant commit first (they are short; servers' clocks agree with the database's within
+ * the clock check's skew). The mark advances by the database's clock, so a server whose own clock
+ * runs ahead cannot move it past jobs the others are still ending. The mark's row lock serializes
+ * servers: nothing is counted twice.
  */
 @Stateless
 @TransactionAttribute(TransactionAttributeType.REQUIRES_NEW)
@@ -32,8 +35,9 @@ public class RollUpEndedJobs {
     private EntityManager em;
 
     /** Rolls up to about {@code limit} ended jobs; returns how many. */
-    public int batch(long now, long lagMs, int limit) {
+    public int batch(long lagMs, int limit) {
         RollUpMark mark = em.find(RollUpMark.class, RollUpMark.ID, LockModeType.PESSIMISTIC_WRITE);
+        long now = DatabaseTime.millis(em); // one clock for every server's roll-up, not each one's own
         if (mark == null) {
             throw new IllegalStateException("the roll-up mark (lc_rollup) is missing: the schema is not at version 3");
         }
