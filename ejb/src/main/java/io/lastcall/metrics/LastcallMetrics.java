@@ -41,6 +41,7 @@ public class LastcallMetrics {
             "final deadline check -> last byte of the request written to the model backend", Residence.millis(1, 2, 5, 10, 25, 50,
                     100, 250));
     private final Set<String> registered = ConcurrentHashMap.newKeySet();
+    private final NeverBackwards counters = new NeverBackwards();
     private volatile Map<String, LedgerStats.Workload> ledger = Map.of();
     private volatile Map<String, QueueDepths.Depth> depths = Map.of();
 
@@ -112,7 +113,8 @@ public class LastcallMetrics {
                 int slash = key.indexOf('/');
                 String outcome = slash < 0 ? key : key.substring(0, slash);
                 String reason = slash < 0 ? "" : key.substring(slash + 1);
-                FunctionCounter.builder("lastcall.jobs.ended", this, m -> m.ended(workload, key))
+                FunctionCounter.builder("lastcall.jobs.ended", this,
+                        m -> m.counters.read("ended " + workload + " " + key, m.ended(workload, key)))
                         .description("jobs that reached an outcome, by outcome and reason")
                         .tags(tags.and("outcome", outcome, "reason", reason)).register(registry);
             }));
@@ -145,7 +147,8 @@ public class LastcallMetrics {
             return w == null ? 0 : value.applyAsDouble(w);
         };
         if (monotonic) {
-            FunctionCounter.builder(name, this, read).description(description).tags(tags).register(registry);
+            String key = name + " " + workload;
+            FunctionCounter.builder(name, this, m -> m.counters.read(key, read.applyAsDouble(m))).description(description).tags(tags).register(registry);
         } else {
             Gauge.builder(name, this, read).description(description).tags(tags).register(registry);
         }

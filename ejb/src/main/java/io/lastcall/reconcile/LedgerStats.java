@@ -13,6 +13,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import java.math.BigDecimal;
 import java.util.List;
@@ -92,18 +93,22 @@ public class LedgerStats {
 
     /** The figures at {@code now}; the reconciler's grace decides what counts as overdue. */
     public Map<String, Workload> byWorkload(long now) {
-        if ("postgresql".equals(schema.vendor())) {
-            // one snapshot for every query below: read committed would let a job accepted, ended or
-            // rolled up between two of them count twice or not at all, a false invariant violation
+        // read committed would let a job accepted or rolled up between two of the queries below
+        // count twice or not at all: a false invariant violation, a counter that goes back
+        boolean snapshot = "postgresql".equals(schema.vendor());
+        if (snapshot) {
             em.createNativeQuery("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ").executeUpdate();
         }
+        // elsewhere (H2: its isolation is per connection, not per transaction) the mark and the
+        // counters are locked instead, so no roll-up and no acceptance commits while this reads
+        LockModeType lock = snapshot ? LockModeType.NONE : LockModeType.PESSIMISTIC_WRITE;
         long grace = settings.reconcilerGraceMs();
         long overdueBefore = now - grace;
         Map<String, Workload> result = new TreeMap<>();
-        RollUpMark mark = em.find(RollUpMark.class, RollUpMark.ID);
+        RollUpMark mark = em.find(RollUpMark.class, RollUpMark.ID, lock);
         long rolledUpTo = mark == null ? 0 : mark.getRolledUpTo();
         for (WorkloadCounter counter : em.createQuery("select c from WorkloadCounter c", WorkloadCounter.class)
-                .getResultList()) {
+                .setLockMode(lock).getResultList()) {
             result.computeIfAbsent(counter.getWorkload(), k -> new Workload()).accepted = counter.getAccepted();
         }
         for (Object[] row : live("select j.workload, j.state, j.reason, count(j) from Job j where " + LIVE_JOB
