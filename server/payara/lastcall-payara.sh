@@ -24,6 +24,8 @@
 #                settings); several files separated by ':', a later one overriding an earlier one
 #   LASTCALL_SUBMITTER_PASSWORD/_OPERATOR_PASSWORD/_VIEWER_PASSWORD  the users' passwords   [required]
 #   LC_EXTRA_USERS  more file-realm users, "user:group:password ..." (the tests' second submitter)
+#   LASTCALL_ADMIN_PASSWORD  the password of the domain's admin user, set when the domain is
+#                created, kept in $LC_RUNTIME/$LC_DOMAIN-admin.password   [generated]
 #   LASTCALL_BIND   the address the HTTP listeners answer on                 [127.0.0.1]
 #   LC_RESET_DATABASES  true: "start" first stops the domain and empties both ledgers (the H2
 #                file and the PostgreSQL schema), and undeploys an application an aborted run
@@ -45,7 +47,22 @@ ASADMIN="$PAYARA/bin/asadmin"
 
 say() { printf '[payara:%s] %s\n' "$LC_DOMAIN" "$*"; }
 die() { printf '[payara:%s] ERROR: %s\n' "$LC_DOMAIN" "$*" >&2; exit 1; }
-remote() { "$ASADMIN" --host 127.0.0.1 --port "$ADMIN_PORT" --interactive=false "$@"; }
+# The domain's user "admin" gets a password when the domain is created (LASTCALL_ADMIN_PASSWORD,
+# else generated); asadmin reads it from this file (mode 600). A domain created before that has
+# none, and no file.
+ADMIN_PWFILE="$LC_RUNTIME/$LC_DOMAIN-admin.password"
+remote() {
+  if [ -f "$ADMIN_PWFILE" ]; then
+    AS_ADMIN_USER=admin AS_ADMIN_PASSWORDFILE="$ADMIN_PWFILE" \
+      "$ASADMIN" --host 127.0.0.1 --port "$ADMIN_PORT" --interactive=false "$@"
+  else
+    "$ASADMIN" --host 127.0.0.1 --port "$ADMIN_PORT" --interactive=false "$@"
+  fi
+}
+# A password file for one remote command: the admin's password and the command's own lines.
+command_pwfile() { # file line
+  { cat "$ADMIN_PWFILE" 2>/dev/null || true; printf '%s\n' "$2"; } > "$1"
+}
 
 install() {
   if [ -x "$ASADMIN" ]; then return 0; fi
@@ -63,8 +80,11 @@ running() {
 create_domain() {
   if [ -d "$DOMAINS/$LC_DOMAIN" ]; then return 0; fi
   say "creating domain (port base $LC_PORTBASE: admin $ADMIN_PORT, http $HTTP_PORT)"
-  "$ASADMIN" --interactive=false create-domain --nopassword=true --portbase "$LC_PORTBASE" \
-    --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null
+  local admin_password=${LASTCALL_ADMIN_PASSWORD:-$(head -c 24 /dev/urandom | base64 | tr -dc 'A-Za-z0-9' | cut -c1-20)}
+  mkdir -p "$LC_RUNTIME"
+  (umask 077 && printf 'AS_ADMIN_PASSWORD=%s\n' "$admin_password" > "$ADMIN_PWFILE")
+  "$ASADMIN" --interactive=false --user admin --passwordfile "$ADMIN_PWFILE" create-domain \
+    --portbase "$LC_PORTBASE" --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null
   # the HTTP listeners' address goes into domain.xml before the first start: set on a running
   # Payara 6.2025.9, the change restarted http-listener-2 but left http-listener-1 dead
   # ("GrizzlyProxy is NULL") until the next restart
@@ -104,7 +124,7 @@ configure_secrets() {
   pwfile=$(mktemp)
   chmod 600 "$pwfile"
   set_alias() { # name value
-    printf 'AS_ADMIN_ALIASPASSWORD=%s\n' "$2" > "$pwfile"
+    command_pwfile "$pwfile" "AS_ADMIN_ALIASPASSWORD=$2"
     if grep -qx "$1" <<<"$existing"; then
       remote --passwordfile "$pwfile" update-password-alias "$1" >/dev/null
     else
@@ -131,7 +151,7 @@ configure_users() {
   pwfile=$(mktemp)
   chmod 600 "$pwfile"
   set_user() { # user group password
-    printf 'AS_ADMIN_USERPASSWORD=%s\n' "$3" > "$pwfile"
+    command_pwfile "$pwfile" "AS_ADMIN_USERPASSWORD=$3"
     if grep -qx "$1" <<<"$existing"; then
       remote --passwordfile "$pwfile" update-file-user --groups "$2" "$1" >/dev/null
     else
@@ -231,7 +251,7 @@ start_domain() {
   say "starting (admin $ADMIN_PORT, http $HTTP_PORT)"
   # secrets stay out of the server's environment (they are aliases, or only the realm needs them)
   env -u LASTCALL_PG_PASSWORD -u LASTCALL_BROKER_PASSWORD -u LASTCALL_SUBMITTER_PASSWORD \
-    -u LASTCALL_OPERATOR_PASSWORD -u LASTCALL_VIEWER_PASSWORD -u LC_EXTRA_USERS \
+    -u LASTCALL_OPERATOR_PASSWORD -u LASTCALL_VIEWER_PASSWORD -u LASTCALL_ADMIN_PASSWORD -u LC_EXTRA_USERS \
     "$ASADMIN" start-domain --domaindir "$DOMAINS" "$LC_DOMAIN" >/dev/null \
     || die "start-domain failed; see $DOMAINS/$LC_DOMAIN/logs/server.log"
 }

@@ -198,7 +198,7 @@ start() {
   # secrets stay out of the server's environment (they are in its private configuration)
   # in a session of its own, with no stream of this script's caller held open (Maven waits for those)
   (cd "$BASE" && exec env -u LASTCALL_PG_PASSWORD -u LASTCALL_BROKER_PASSWORD -u LASTCALL_SUBMITTER_PASSWORD \
-    -u LASTCALL_OPERATOR_PASSWORD -u LASTCALL_VIEWER_PASSWORD -u LC_EXTRA_USERS \
+    -u LASTCALL_OPERATOR_PASSWORD -u LASTCALL_VIEWER_PASSWORD -u LASTCALL_ADMIN_PASSWORD -u LC_EXTRA_USERS \
     JBOSS_PIDFILE="$PIDFILE" LAUNCH_JBOSS_IN_BACKGROUND=1 \
     JAVA_OPTS="${LC_JAVA_OPTS:--Xms256m -Xmx1g -XX:MaxMetaspaceSize=512m} -Djava.net.preferIPv4Stack=true" \
     setsid "$WILDFLY/bin/standalone.sh" -c standalone-full.xml -Djboss.server.base.dir="$BASE" \

@@ -2,6 +2,7 @@ package io.lastcall.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lastcall.it.Api.Reply;
 import java.net.URI;
@@ -13,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.jboss.arquillian.junit5.ArquillianExtension;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -137,5 +139,12 @@ class SecurityIT extends SpyBackedDeployment {
         Reply simulated = Api.send("POST", "/simulated-model/v1/chat/completions",
                 "{\"model\":\"sim\",\"messages\":[]}", null);
         assertEquals(404, simulated.status(), "the test domain does not set lastcall.simulator.enabled: " + simulated.json());
+    }
+
+    @Test
+    void theDomainsAdministrationTakesNoCommandWithoutItsPassword() {
+        Assumptions.assumeFalse(Server.wildfly(), "Payara's domain admin user (WildFly's management takes local users only)");
+        assertFalse(Server.asadminWithoutPassword("list-applications"), "asadmin as admin without a password");
+        assertTrue(Server.asadmin(false, "list-applications").contains("lastcall"), "with it, the same command works");
     }
 }

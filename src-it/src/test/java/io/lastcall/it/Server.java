@@ -79,8 +79,34 @@ public final class Server {
     static String asadmin(boolean mayFail, String... args) {
         List<String> command = new ArrayList<>(List.of(runtime().resolve("payara6/bin/asadmin").toString(),
                 "--port", System.getProperty("lastcall.it.admin-port"), "--interactive=false"));
+        // the domain's admin password, written by server/payara/lastcall-payara.sh when it created the domain
+        Path password = runtime().resolve(NAME + "-admin.password");
+        if (Files.exists(password)) {
+            command.addAll(List.of("--user", "admin", "--passwordfile", password.toString()));
+        }
         command.addAll(List.of(args));
         return run(command, mayFail);
+    }
+
+    /** Whether the Payara test domain runs an asadmin command for user admin given no password. */
+    static boolean asadminWithoutPassword(String... args) {
+        List<String> command = new ArrayList<>(List.of(runtime().resolve("payara6/bin/asadmin").toString(),
+                "--port", System.getProperty("lastcall.it.admin-port"), "--interactive=false", "--user", "admin"));
+        command.addAll(List.of(args));
+        try {
+            Process process = new ProcessBuilder(command).redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!process.waitFor(120, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                throw new IllegalStateException(String.join(" ", command) + " did not end");
+            }
+            return process.exitValue() == 0;
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot run " + command.get(0) + ": " + e, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     /** One jboss-cli command against the WildFly test server; fails on a non-zero exit unless {@code mayFail}. */
