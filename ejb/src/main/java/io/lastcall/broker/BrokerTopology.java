@@ -17,7 +17,7 @@ import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import io.lastcall.health.ConsumerStatus;
+import io.lastcall.broker.ConsumerStatus;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Set;

@@ -1,6 +1,6 @@
 package io.lastcall.clock;
 
-import io.lastcall.health.DatabaseProbe;
+import io.lastcall.schema.DatabaseProbe;
 import io.lastcall.policy.Settings;
 import jakarta.ejb.ConcurrencyManagement;
 import jakarta.ejb.ConcurrencyManagementType;

@@ -1,5 +1,6 @@
 package io.lastcall.dispatch;
 
+import io.lastcall.instance.Incarnation;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.BudgetLock;
 import io.lastcall.job.Deadline;

@@ -1,6 +1,6 @@
 package io.lastcall.dispatch;
 
-import io.lastcall.health.DatabaseProbe;
+import io.lastcall.schema.DatabaseProbe;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;

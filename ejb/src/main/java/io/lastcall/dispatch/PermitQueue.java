@@ -1,5 +1,6 @@
 package io.lastcall.dispatch;
 
+import io.lastcall.policy.DispatchOrder;
 import java.util.Comparator;
 import java.util.PriorityQueue;
 import java.util.concurrent.TimeUnit;
@@ -14,9 +15,6 @@ import java.util.function.LongSupplier;
  * job that can no longer be dispatched never takes a permit from one that can. Container-free.
  */
 public final class PermitQueue {
-
-    /** How waiters are ordered. */
-    public enum Order { EDF, FIFO }
 
     private static final class Waiter {
         final long deadlineAt;
@@ -39,12 +37,12 @@ public final class PermitQueue {
     private int free;
     private long arrivals;
 
-    public PermitQueue(int size, Order order, LongSupplier clock) {
+    public PermitQueue(int size, DispatchOrder order, LongSupplier clock) {
         this.size = size;
         this.free = size;
         this.clock = clock;
         Comparator<Waiter> byArrival = Comparator.comparingLong(w -> w.arrival);
-        this.waiters = new PriorityQueue<>(order == Order.EDF
+        this.waiters = new PriorityQueue<>(order == DispatchOrder.EDF
                 ? Comparator.<Waiter>comparingLong(w -> w.deadlineAt).thenComparing(byArrival) : byArrival);
     }
 

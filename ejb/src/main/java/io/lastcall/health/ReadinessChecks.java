@@ -1,7 +1,9 @@
 package io.lastcall.health;
 
 import io.lastcall.broker.BrokerTopology;
+import io.lastcall.broker.ConsumerStatus;
 import io.lastcall.clock.ClockHealth;
+import io.lastcall.schema.DatabaseProbe;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;

@@ -1,7 +1,7 @@
 package io.lastcall.ingress;
 
 import io.lastcall.clock.ClockHealth;
-import io.lastcall.dispatch.LedgerQueries;
+import io.lastcall.ledger.LedgerQueries;
 import io.lastcall.job.Job;
 import io.lastcall.policy.Pricing;
 import io.lastcall.policy.PromptTokens;

@@ -1,6 +1,6 @@
 package io.lastcall.ingress;
 
-import io.lastcall.dispatch.LedgerQueries;
+import io.lastcall.ledger.LedgerQueries;
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.job.Deadline;
 import io.lastcall.job.Job;

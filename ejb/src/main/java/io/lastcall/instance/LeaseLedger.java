@@ -1,7 +1,7 @@
 package io.lastcall.instance;
 
 import io.lastcall.job.Attempt;
-import io.lastcall.clock.DatabaseTime;
+import io.lastcall.schema.DatabaseTime;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;

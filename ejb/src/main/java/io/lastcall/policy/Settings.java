@@ -42,10 +42,10 @@ public class Settings {
     }
 
     /** How jobs waiting for a permit are served: {@code edf} (earliest deadline first) or {@code fifo}. */
-    public io.lastcall.dispatch.PermitQueue.Order dispatchOrder() {
+    public DispatchOrder dispatchOrder() {
         String order = text("lastcall.dispatch.order", "edf");
         try {
-            return io.lastcall.dispatch.PermitQueue.Order.valueOf(order.toUpperCase(java.util.Locale.ROOT));
+            return DispatchOrder.valueOf(order.toUpperCase(java.util.Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("lastcall.dispatch.order must be edf or fifo, not " + order);
         }

@@ -34,4 +34,9 @@ public record WorkloadPolicy(String name, long maxHorizonMs, long ttlCapMs, long
         }
         return Math.max(1, maxExecutionMs);
     }
+
+    /** When a handed-off job's call must have ended: the handoff plus the call's timeout. */
+    public long resultDueBy(io.lastcall.job.Job job) {
+        return job.getHandedOffAt() + callTimeoutMs(job.getExpiresAt(), job.getHandedOffAt(), job.getDeadlineSemantics());
+    }
 }

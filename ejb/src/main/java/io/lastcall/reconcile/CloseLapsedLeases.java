@@ -1,6 +1,6 @@
 package io.lastcall.reconcile;
 
-import io.lastcall.clock.DatabaseTime;
+import io.lastcall.schema.DatabaseTime;
 import io.lastcall.instance.InstanceLease;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Outcome;

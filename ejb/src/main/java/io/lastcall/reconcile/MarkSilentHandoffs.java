@@ -1,6 +1,6 @@
 package io.lastcall.reconcile;
 
-import io.lastcall.clock.DatabaseTime;
+import io.lastcall.schema.DatabaseTime;
 import io.lastcall.instance.InstanceLease;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Job;
@@ -34,7 +34,7 @@ public class MarkSilentHandoffs {
             String currentBootId, long leaseMs) {
         Job job = em.find(Job.class, jobId, LockModeType.PESSIMISTIC_WRITE);
         long now = DatabaseTime.millis(em);
-        if (job == null || job.getState() != JobState.HANDED_OFF || now <= resultDueBy(job, policy) + graceMs) {
+        if (job == null || job.getState() != JobState.HANDED_OFF || now <= policy.resultDueBy(job) + graceMs) {
             return false;
         }
         List<Attempt> open = em.createQuery("select a from Attempt a where a.jobId = :id and a.state = :open",
@@ -43,7 +43,7 @@ public class MarkSilentHandoffs {
         // this server is alive whatever its lease row says (its renewal may still be catching up after an outage)
         boolean callerAlive = open.stream().anyMatch(a -> currentBootId.equals(a.getBootId()))
                 || liveLease(open, now, leaseMs);
-        if (callerAlive && now <= resultDueBy(job, policy) + graceMs + settleRetryMs) {
+        if (callerAlive && now <= policy.resultDueBy(job) + graceMs + settleRetryMs) {
             return false;
         }
         for (Attempt a : open) {
@@ -56,11 +56,5 @@ public class MarkSilentHandoffs {
     private boolean liveLease(List<Attempt> attempts, long dbNow, long leaseMs) {
         return attempts.stream().map(a -> a.getBootId() == null ? null : em.find(InstanceLease.class, a.getBootId()))
                 .anyMatch(lease -> lease != null && lease.liveAt(dbNow, leaseMs));
-    }
-
-    /** When a handed-off job's call must have ended: the handoff plus the call's timeout. */
-    static long resultDueBy(Job job, WorkloadPolicy policy) {
-        return job.getHandedOffAt() + policy.callTimeoutMs(job.getExpiresAt(), job.getHandedOffAt(),
-                job.getDeadlineSemantics());
     }
 }

@@ -1,8 +1,9 @@
 package io.lastcall.reconcile;
 
+import io.lastcall.ledger.LedgerStats;
 import io.lastcall.clock.ClockHealth;
-import io.lastcall.dispatch.Incarnation;
-import io.lastcall.dispatch.LedgerQueries;
+import io.lastcall.instance.Incarnation;
+import io.lastcall.ledger.LedgerQueries;
 import io.lastcall.ingress.JobPublisher;
 import io.lastcall.instance.LeaseLedger;
 import io.lastcall.job.Attempt;

@@ -3,7 +3,7 @@ package io.lastcall.reconcile;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
-import io.lastcall.clock.DatabaseTime;
+import io.lastcall.schema.DatabaseTime;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;

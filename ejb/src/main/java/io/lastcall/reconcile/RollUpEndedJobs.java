@@ -1,6 +1,6 @@
 package io.lastcall.reconcile;
 
-import io.lastcall.clock.DatabaseTime;
+import io.lastcall.schema.DatabaseTime;
 import io.lastcall.job.EndedTotals;
 import io.lastcall.job.JobState;
 import io.lastcall.job.RollUpMark;

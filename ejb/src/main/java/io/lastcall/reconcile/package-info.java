@@ -6,7 +6,7 @@
  * {@link io.lastcall.reconcile.MarkSilentHandoffs}) or a batch of jobs locked by one query
  * ({@link io.lastcall.reconcile.ExpireOverdue}, {@link io.lastcall.reconcile.RollUpEndedJobs},
  * {@link io.lastcall.reconcile.PurgeEndedJobs}), so servers and workers may run at once without
- * a double transition. {@link io.lastcall.reconcile.LedgerStats} computes the figures and the
- * invariant from the ended totals plus the live rows, in one snapshot.
+ * a double transition. The figures and the invariant it logs come from
+ * {@link io.lastcall.ledger.LedgerStats}.
  */
 package io.lastcall.reconcile;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lastcall.policy.DispatchOrder;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
@@ -39,7 +40,7 @@ class PermitQueueTest {
 
     @Test
     void edfGivesAFreedPermitToTheEarliestDeadlineNotTheFirstArrival() throws Exception {
-        PermitQueue permits = new PermitQueue(1, PermitQueue.Order.EDF, now::get);
+        PermitQueue permits = new PermitQueue(1, DispatchOrder.EDF, now::get);
         assertTrue(permits.acquire(now.get() + 1));
         Thread late = waiter(permits, "late", now.get() + 60_000);
         awaitWaiting(permits, 1);
@@ -57,7 +58,7 @@ class PermitQueueTest {
 
     @Test
     void tryAcquireTakesAFreePermitButNeverOneAWaiterIsOwed() throws Exception {
-        PermitQueue permits = new PermitQueue(1, PermitQueue.Order.EDF, now::get);
+        PermitQueue permits = new PermitQueue(1, DispatchOrder.EDF, now::get);
         assertTrue(permits.tryAcquire());
         assertFalse(permits.tryAcquire(), "none free");
         Thread waiting = waiter(permits, "waiting", now.get() + 60_000);
@@ -74,7 +75,7 @@ class PermitQueueTest {
 
     @Test
     void fifoGivesItToTheFirstArrival() throws Exception {
-        PermitQueue permits = new PermitQueue(1, PermitQueue.Order.FIFO, now::get);
+        PermitQueue permits = new PermitQueue(1, DispatchOrder.FIFO, now::get);
         assertTrue(permits.acquire(now.get() + 1));
         Thread late = waiter(permits, "late", now.get() + 60_000);
         awaitWaiting(permits, 1);
@@ -88,7 +89,7 @@ class PermitQueueTest {
 
     @Test
     void aWaiterWhoseDeadlinePassedIsPassedOverForOneThatCanStillMakeIt() throws Exception {
-        PermitQueue permits = new PermitQueue(1, PermitQueue.Order.EDF, now::get);
+        PermitQueue permits = new PermitQueue(1, DispatchOrder.EDF, now::get);
         assertTrue(permits.acquire(now.get() + 1));
         Thread doomed = waiter(permits, "doomed", now.get() + 100);
         awaitWaiting(permits, 1);
@@ -106,7 +107,7 @@ class PermitQueueTest {
 
     @Test
     void aWaitEndsAtTheDeadlineWithoutAPermitAndLeavesNoTrace() throws Exception {
-        PermitQueue permits = new PermitQueue(1, PermitQueue.Order.EDF, System::currentTimeMillis);
+        PermitQueue permits = new PermitQueue(1, DispatchOrder.EDF, System::currentTimeMillis);
         assertTrue(permits.acquire(System.currentTimeMillis() + 1_000));
         assertFalse(permits.acquire(System.currentTimeMillis() + 50));
         assertEquals(0, permits.waiting());
@@ -117,7 +118,7 @@ class PermitQueueTest {
 
     @Test
     void aPastDeadlineNeverWaits() throws Exception {
-        PermitQueue permits = new PermitQueue(1, PermitQueue.Order.EDF, now::get);
+        PermitQueue permits = new PermitQueue(1, DispatchOrder.EDF, now::get);
         assertTrue(permits.acquire(now.get() + 1));
         assertFalse(permits.acquire(now.get()));
         assertEquals(0, permits.waiting());

@@ -1,6 +1,6 @@
 package io.lastcall.web;
 
-import io.lastcall.dispatch.LedgerQueries.JobDetails;
+import io.lastcall.ledger.LedgerQueries.JobDetails;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Job;
 import java.util.LinkedHashMap;

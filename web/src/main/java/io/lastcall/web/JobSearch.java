@@ -1,6 +1,6 @@
 package io.lastcall.web;
 
-import io.lastcall.dispatch.JobFilter;
+import io.lastcall.ledger.JobFilter;
 import io.lastcall.job.JobState;
 import jakarta.ws.rs.core.MultivaluedMap;
 import java.nio.charset.StandardCharsets;

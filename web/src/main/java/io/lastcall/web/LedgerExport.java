@@ -1,7 +1,7 @@
 package io.lastcall.web;
 
-import io.lastcall.dispatch.JobFilter;
-import io.lastcall.dispatch.LedgerQueries;
+import io.lastcall.ledger.JobFilter;
+import io.lastcall.ledger.LedgerQueries;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Job;
 import jakarta.json.Json;

@@ -1,6 +1,5 @@
 package io.lastcall.web;
 
-import io.lastcall.metrics.LastcallMetrics;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -21,7 +20,7 @@ public class MetricsResource {
     static final String PROMETHEUS_TEXT = "text/plain; version=0.0.4; charset=utf-8";
 
     @Inject
-    LastcallMetrics metrics;
+    MetricsPage metrics;
 
     // no @Produces: the answer is always the Prometheus text, whatever the client accepts (a
     // declared type would make JAX-RS answer 406 before the role check for Accept: application/json)

@@ -1,8 +1,8 @@
 package io.lastcall.web;
 
 import io.lastcall.broker.QueueDepths;
-import io.lastcall.dispatch.LedgerQueries;
-import io.lastcall.reconcile.LedgerStats;
+import io.lastcall.ledger.LedgerQueries;
+import io.lastcall.ledger.LedgerStats;
 import io.lastcall.reconcile.Reconciler;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;

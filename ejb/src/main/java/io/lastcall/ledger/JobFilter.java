@@ -1,4 +1,4 @@
-package io.lastcall.dispatch;
+package io.lastcall.ledger;
 
 /**
  * A search of the ledger: every field optional (null = any), {@code submittedBy} set to scope a

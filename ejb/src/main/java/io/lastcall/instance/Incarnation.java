@@ -1,6 +1,5 @@
-package io.lastcall.dispatch;
+package io.lastcall.instance;
 
-import io.lastcall.instance.LeaseLedger;
 import io.lastcall.policy.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.Resource;

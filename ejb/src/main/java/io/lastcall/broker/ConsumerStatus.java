@@ -1,4 +1,4 @@
-package io.lastcall.health;
+package io.lastcall.broker;
 
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;

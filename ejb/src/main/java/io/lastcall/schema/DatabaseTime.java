@@ -1,4 +1,4 @@
-package io.lastcall.clock;
+package io.lastcall.schema;
 
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceException;

@@ -1,4 +1,4 @@
-package io.lastcall.dispatch;
+package io.lastcall.ledger;
 
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Job;

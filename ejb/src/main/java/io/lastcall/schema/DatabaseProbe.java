@@ -1,6 +1,5 @@
-package io.lastcall.health;
+package io.lastcall.schema;
 
-import io.lastcall.clock.DatabaseTime;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;

@@ -1,4 +1,4 @@
-package io.lastcall.reconcile;
+package io.lastcall.ledger;
 
 import io.lastcall.job.EndedTotals;
 import io.lastcall.job.Job;
@@ -134,7 +134,7 @@ public class LedgerStats {
         for (Job job : em.createQuery("select j from Job j where j.state = io.lastcall.job.JobState.HANDED_OFF"
                 + " and j.expiresAt < :before", Job.class).setParameter("before", overdueBefore).setMaxResults(10_000)
                 .getResultList()) {
-            if (MarkSilentHandoffs.resultDueBy(job, settings.workloadOrDefault(job.getWorkload())) + grace < now) {
+            if (settings.workloadOrDefault(job.getWorkload()).resultDueBy(job) + grace < now) {
                 result.computeIfAbsent(job.getWorkload(), k -> new Workload()).overdue++;
             }
         }

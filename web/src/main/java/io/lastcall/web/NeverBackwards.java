@@ -1,4 +1,4 @@
-package io.lastcall.metrics;
+package io.lastcall.web;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

@@ -1,4 +1,4 @@
-package io.lastcall.metrics;
+package io.lastcall.web;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 

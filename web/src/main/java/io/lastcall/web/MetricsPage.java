@@ -1,0 +1,162 @@
+package io.lastcall.web;
+
+import io.lastcall.broker.QueueDepths;
+import io.lastcall.dispatch.DispatchPermits;
+import io.lastcall.broker.ConsumerStatus;
+import io.lastcall.ledger.LedgerStats;
+import io.lastcall.metrics.LastcallMetrics;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import jakarta.annotation.PostConstruct;
+import jakarta.ejb.EJB;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The metrics page's reading: at each scrape, lastcall's figures from one {@link LedgerStats}
+ * reading (so they are the same as {@code /api/stats}, survive restarts and are cluster-wide), the
+ * broker's queue depths, this server's permits and consumers, registered once per label
+ * combination in {@link LastcallMetrics}'s registry beside the latencies recorded there.
+ */
+@ApplicationScoped
+public class MetricsPage {
+
+    private final Set<String> registered = ConcurrentHashMap.newKeySet();
+    private final NeverBackwards counters = new NeverBackwards();
+    private volatile Map<String, LedgerStats.Workload> ledger = Map.of();
+    private volatile Map<String, QueueDepths.Depth> depths = Map.of();
+    private PrometheusMeterRegistry registry;
+
+    @Inject
+    LastcallMetrics metrics;
+
+    @EJB
+    LedgerStats stats;
+
+    @EJB
+    DispatchPermits permits;
+
+    @Inject
+    QueueDepths queueDepths;
+
+    @Inject
+    Clock clock;
+
+    @PostConstruct
+    void start() {
+        registry = metrics.registry();
+    }
+
+    /** The Prometheus text exposition, with the ledger and broker figures read now. */
+    public synchronized String scrape() {
+        ledger = stats.byWorkload(clock.millis());
+        depths = queueDepths.read().stream().collect(java.util.stream.Collectors.toMap(QueueDepths.Depth::queue,
+                d -> d));
+        registerAll();
+        return registry.scrape();
+    }
+
+    /** New label combinations (a workload's first outcome, a new queue) get their meter once. */
+    private void registerAll() {
+        once("permits", () -> {
+            Gauge.builder("lastcall.dispatch.permits", permits, DispatchPermits::size)
+                    .description("calls that may be in flight at once on this server").register(registry);
+            Gauge.builder("lastcall.dispatch.permits.in.use", permits, DispatchPermits::inUse)
+                    .description("calls in flight on this server").register(registry);
+            Gauge.builder("lastcall.jobs.waiting.locally", permits, DispatchPermits::waiting)
+                    .description("received jobs waiting on this server for a dispatch permit").register(registry);
+        });
+        ledger.forEach((workload, w) -> {
+            Tags tags = Tags.of("workload", workload);
+            once("ledger " + workload, () -> {
+                ledgerGauge("lastcall.jobs.accepted", "jobs accepted by ingress", tags, x -> x.accepted, true);
+                ledgerGauge("lastcall.spend", "actual spend, from the backend's usage", tags,
+                        x -> x.actualSpend.doubleValue(), true);
+                ledgerGauge("lastcall.reserved", "exposure reserved for calls without a recorded result", tags,
+                        x -> x.reserved.doubleValue(), false);
+                ledgerGauge("lastcall.estimated.avoided.exposure",
+                        "estimates of jobs that expired before dispatch (an estimate, not spend)", tags,
+                        x -> x.avoidedExposure.doubleValue(), false);
+                ledgerGauge("lastcall.invariant.holds", "1 when every accepted job is accounted for exactly once",
+                        tags, x -> x.invariantHolds() ? 1 : 0, false);
+            });
+            w.reasons.keySet().forEach(key -> once("ended " + workload + " " + key, () -> {
+                int slash = key.indexOf('/');
+                String outcome = slash < 0 ? key : key.substring(0, slash);
+                String reason = slash < 0 ? "" : key.substring(slash + 1);
+                FunctionCounter.builder("lastcall.jobs.ended", this,
+                        m -> m.counters.read("ended " + workload + " " + key, m.ended(workload, key)))
+                        .description("jobs that reached an outcome, by outcome and reason")
+                        .tags(tags.and("outcome", outcome, "reason", reason)).register(registry);
+            }));
+            w.inFlightByState.keySet().forEach(state -> registerInFlight(workload, state));
+        });
+        depths.keySet().forEach(queue -> once("queue " + queue, () -> {
+            Gauge.builder("lastcall.broker.messages.ready", this, m -> m.depth(queue, QueueDepths.Depth::ready))
+                    .description("messages ready in the queue (RabbitMQ)").tag("queue", queue).register(registry);
+            Gauge.builder("lastcall.broker.consumers", this, m -> m.depth(queue, QueueDepths.Depth::consumers))
+                    .description("consumers of the queue (RabbitMQ)").tag("queue", queue).register(registry);
+        }));
+        for (ConsumerStatus.Activation a : ConsumerStatus.activations()) {
+            once("unacked " + a.queue(), () -> Gauge.builder("lastcall.consumer.unacknowledged", a.queue(),
+                    MetricsPage::unacknowledged).description("deliveries this server holds and has not settled")
+                    .tag("queue", a.queue()).register(registry));
+        }
+    }
+
+    private void registerInFlight(String workload, String state) {
+        once("in flight " + workload + " " + state, () -> Gauge.builder("lastcall.jobs.in.flight", this,
+                m -> m.inFlight(workload, state)).description("accepted jobs without an outcome yet, by state")
+                .tags("workload", workload, "state", state).register(registry));
+    }
+
+    private void ledgerGauge(String name, String description, Tags tags, ToDoubleFunction<LedgerStats.Workload> value,
+            boolean monotonic) {
+        String workload = tags.stream().findFirst().orElseThrow().getValue();
+        ToDoubleFunction<MetricsPage> read = m -> {
+            LedgerStats.Workload w = m.ledger.get(workload);
+            return w == null ? 0 : value.applyAsDouble(w);
+        };
+        if (monotonic) {
+            String key = name + " " + workload;
+            FunctionCounter.builder(name, this, m -> m.counters.read(key, read.applyAsDouble(m))).description(description).tags(tags).register(registry);
+        } else {
+            Gauge.builder(name, this, read).description(description).tags(tags).register(registry);
+        }
+    }
+
+    private double ended(String workload, String reasonKey) {
+        LedgerStats.Workload w = ledger.get(workload);
+        return w == null ? 0 : w.reasons.getOrDefault(reasonKey, 0L);
+    }
+
+    private double inFlight(String workload, String state) {
+        LedgerStats.Workload w = ledger.get(workload);
+        return w == null ? 0 : w.inFlightByState.getOrDefault(state, 0L);
+    }
+
+    private double depth(String queue, ToDoubleFunction<QueueDepths.Depth> field) {
+        QueueDepths.Depth d = depths.get(queue);
+        return d == null ? Double.NaN : field.applyAsDouble(d);
+    }
+
+    private static double unacknowledged(String queue) {
+        List<ConsumerStatus.Activation> all = ConsumerStatus.activations();
+        return all.stream().filter(a -> a.queue().equals(queue))
+                .mapToLong(a -> a.delivered() - a.acknowledged() - a.requeued() - a.rejected()).sum();
+    }
+
+    private void once(String key, Runnable register) {
+        if (registered.add(key)) {
+            register.run();
+        }
+    }
+}
