@@ -6,7 +6,7 @@ import java.util.List;
 /**
  * Every way a job can end: a terminal {@link JobState} and its reason, as one value. It is the
  * only argument {@link Job#end} takes, so the reasons in the ledger are exactly these (the
- * README's outcome table lists the same ones; {@code OutcomeTest} keeps the two in step).
+ * the outcome table in docs/api.md lists the same ones; {@code OutcomeTest} keeps the two in step).
  */
 public enum Outcome {
     /** a 2xx answer before the useful deadline (or any time for LATEST_START) */

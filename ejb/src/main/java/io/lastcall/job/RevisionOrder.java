@@ -7,7 +7,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How two source revisions of one subject compare (README, "Revisions"): revisions that end in
+ * How two source revisions of one subject compare (docs/api.md, "Revisions"): revisions that end in
  * a number after the same prefix ({@code r7} &lt; {@code r10}, {@code 41} &lt; {@code 42}) compare
  * by that number; two ISO-8601 instants compare as instants; anything else is incomparable, and
  * an incomparable revision is never taken as older, so an announcement can never supersede work

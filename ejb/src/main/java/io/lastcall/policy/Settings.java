@@ -10,8 +10,8 @@ import java.util.Set;
 import org.eclipse.microprofile.config.Config;
 
 /**
- * Every decision-shaping setting, read from MicroProfile Config (defaults documented in the
- * README). Reads go to Config each time, so a dynamic config source takes effect at once.
+ * Every decision-shaping setting, read from MicroProfile Config (defaults documented in
+ * docs/configuration.md). Reads go to Config each time, so a dynamic config source takes effect at once.
  */
 @ApplicationScoped
 public class Settings {
@@ -30,7 +30,7 @@ public class Settings {
     /**
      * The margin every deadline check subtracts ({@code lastcall.clock.uncertainty-ms}, default 100):
      * it covers the clock error against the backend and the time from the last check to the
-     * request's last byte, whose p99.9 measured under load on 2 busy cores was 39-78 ms (README,
+     * request's last byte, whose p99.9 measured under load on 2 busy cores was 39-78 ms (docs/configuration.md,
      * "Sizing the margin").
      */
     public long clockUncertaintyMs() {

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The promise under faults (README, "Failure behaviour"): a backend slow to accept, gateway
+ * The promise under faults (docs/operating.md, "Failure behaviour"): a backend slow to accept, gateway
  * errors, database and broker restarts, hostile and oversized input, unaccountable requests,
  * owed publishes, a TTL cap shorter than a job's lifetime, a server killed in a burst. Asserted
  * on the dispatch spy's record, the ledger (REST API) and the broker, never on logs; after each

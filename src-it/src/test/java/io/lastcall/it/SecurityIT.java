@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Roles on every endpoint (README, "Users and roles"): without credentials 401, with a role the
+ * Roles on every endpoint (docs/operating.md, "Users and roles"): without credentials 401, with a role the
  * endpoint does not allow 403, with one it allows neither; a submitter sees and cancels only its
  * own jobs; POSTs take only application/json; the simulated model is off unless enabled.
  */

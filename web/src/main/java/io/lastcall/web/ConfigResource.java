@@ -20,7 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
  * {@code GET /api/config}: every lastcall setting some config source provides ({@code lastcall.*}
  * properties and {@code LASTCALL_*} environment variables), with its effective value and the
  * source it came from; passwords, keys and secrets are masked. Settings no source provides take
- * the defaults the README lists.
+ * the defaults docs/configuration.md lists.
  */
 @APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)
 @APIResponse(responseCode = "403", description = Roles.FORBIDDEN)

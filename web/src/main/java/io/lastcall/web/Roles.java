@@ -1,6 +1,6 @@
 package io.lastcall.web;
 
-/** lastcall's roles (README, "Users and roles"); an operator can do everything a viewer can. */
+/** lastcall's roles (docs/operating.md, "Users and roles"); an operator can do everything a viewer can. */
 final class Roles {
 
     static final String SUBMITTER = "submitter";

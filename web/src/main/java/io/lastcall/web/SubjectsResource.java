@@ -20,7 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 
 /**
  * {@code POST /api/subjects/{subject}/revisions} with {@code {"source_revision":"r8"}}: r8 is now
- * the subject's newest input unless a newer one is on record (README, "Revisions"); its jobs of
+ * the subject's newest input unless a newer one is on record (docs/api.md, "Revisions"); its jobs of
  * older revisions that are not claimed yet end SUPERSEDED (now, or at the gate). Answers the
  * revision on record and the ids superseded now.
  */
