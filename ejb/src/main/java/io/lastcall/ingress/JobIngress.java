@@ -33,10 +33,10 @@ public class JobIngress {
 
     private static final Logger LOG = Logger.getLogger(JobIngress.class.getName());
 
-    /** 201 for a new job, 200 for a repeat, else a rejection. */
-    public record Outcome(int status, String jobId, Rejection rejection, String message) {
-        static Outcome refused(Rejection rejection, String message) {
-            return new Outcome(rejection.status(), null, rejection, message);
+    /** What ingress answered a submission: 201 for a new job, 200 for a repeat, else a rejection (not a job's outcome). */
+    public record Verdict(int status, String jobId, Rejection rejection, String message) {
+        static Verdict refused(Rejection rejection, String message) {
+            return new Verdict(rejection.status(), null, rejection, message);
         }
     }
 
@@ -62,17 +62,17 @@ public class JobIngress {
     Clock clock;
 
     /** @param principal the authenticated submitter, recorded on the job */
-    public Outcome submit(JsonObject envelope, String principal) {
-        Optional<Outcome> closed = clockRefusal();
+    public Verdict submit(JsonObject envelope, String principal) {
+        Optional<Verdict> closed = clockRefusal();
         if (closed.isPresent()) {
             return closed.get();
         }
         SubmissionValidator.Result result = validate(envelope);
         if (!result.valid()) {
-            return Outcome.refused(result.rejection(), result.message());
+            return Verdict.refused(result.rejection(), result.message());
         }
         Submission s = result.submission();
-        Optional<Outcome> repeat = repeatOf(s, principal);
+        Optional<Verdict> repeat = repeatOf(s, principal);
         if (repeat.isPresent()) {
             return repeat.get();
         }
@@ -84,7 +84,7 @@ public class JobIngress {
             return repeatOf(s, principal).orElseThrow(() -> concurrentDuplicate);
         }
         publishOrLeaveOwed(List.of(job));
-        return new Outcome(201, s.jobId(), null, null);
+        return new Verdict(201, s.jobId(), null, null);
     }
 
     /**
@@ -93,12 +93,12 @@ public class JobIngress {
      * occurrence); the new jobs persisted in one transaction and published pipelined. One outcome
      * per envelope, in order.
      */
-    public List<Outcome> submitAll(List<JsonObject> envelopes, String principal) {
-        Optional<Outcome> closed = clockRefusal();
+    public List<Verdict> submitAll(List<JsonObject> envelopes, String principal) {
+        Optional<Verdict> closed = clockRefusal();
         if (closed.isPresent()) {
             return envelopes.stream().map(e -> closed.get()).toList();
         }
-        Outcome[] outcomes = new Outcome[envelopes.size()];
+        Verdict[] outcomes = new Verdict[envelopes.size()];
         Map<Integer, Submission> valid = new LinkedHashMap<>();
         // a job_id seen earlier in this batch: its later occurrences answer as repeats of the first
         Map<String, Integer> firstIndexOfId = new HashMap<>();
@@ -114,7 +114,7 @@ public class JobIngress {
             if (result.valid()) {
                 valid.put(i, result.submission());
             } else {
-                outcomes[i] = Outcome.refused(result.rejection(), result.message());
+                outcomes[i] = Verdict.refused(result.rejection(), result.message());
             }
         }
         // the jobs some of these ids already name, in one query
@@ -141,7 +141,7 @@ public class JobIngress {
             fresh.forEach((i, s) -> outcomes[i] = submit(envelopes.get(i), principal));
         }
         if (stored) {
-            fresh.forEach((i, s) -> outcomes[i] = new Outcome(201, s.jobId(), null, null));
+            fresh.forEach((i, s) -> outcomes[i] = new Verdict(201, s.jobId(), null, null));
             publishOrLeaveOwed(jobs);
         }
         repeats.forEach((i, first) -> outcomes[i] = repeatInBatch(envelopes.get(i), valid.get(first), outcomes[first]));
@@ -152,13 +152,13 @@ public class JobIngress {
      * A later occurrence of a job_id in one batch: refused as its first occurrence was, else a repeat
      * of it (200, or 409 when it names another deadline), or refused for its own sake.
      */
-    private Outcome repeatInBatch(JsonObject envelope, Submission first, Outcome firstOutcome) {
+    private Verdict repeatInBatch(JsonObject envelope, Submission first, Verdict firstOutcome) {
         if (first == null || firstOutcome.rejection() != null) {
             return firstOutcome;
         }
         SubmissionValidator.Result result = validate(envelope);
         if (!result.valid()) {
-            return Outcome.refused(result.rejection(), result.message());
+            return Verdict.refused(result.rejection(), result.message());
         }
         return repeat(result.submission(), first.expiresAt(), "is earlier in this batch");
     }
@@ -173,12 +173,12 @@ public class JobIngress {
         }
     }
 
-    private Optional<Outcome> clockRefusal() {
+    private Optional<Verdict> clockRefusal() {
         if (clockHealth.admits()) {
             return Optional.empty();
         }
         ClockHealth.Reading reading = clockHealth.current();
-        return Optional.of(Outcome.refused(Rejection.CLOCK_UNHEALTHY, "clock " + reading.status() + " against "
+        return Optional.of(Verdict.refused(Rejection.CLOCK_UNHEALTHY, "clock " + reading.status() + " against "
                 + reading.reference() + ": " + reading.detail() + "; admission is stopped"));
     }
 
@@ -221,20 +221,20 @@ public class JobIngress {
      * The same job_id again: the existing job, or a conflict if it asks for another deadline or
      * belongs to another submitter (whose job is not shown).
      */
-    private Optional<Outcome> repeatOf(Submission s, String principal) {
+    private Optional<Verdict> repeatOf(Submission s, String principal) {
         return queries.find(s.jobId()).map(existing -> repeatOf(s, existing, principal));
     }
 
-    private static Outcome repeatOf(Submission s, Job existing, String principal) {
+    private static Verdict repeatOf(Submission s, Job existing, String principal) {
         return !java.util.Objects.equals(existing.getSubmittedBy(), principal)
-                ? Outcome.refused(Rejection.JOB_ID_TAKEN, "job_id " + s.jobId() + " belongs to another submitter")
+                ? Verdict.refused(Rejection.JOB_ID_TAKEN, "job_id " + s.jobId() + " belongs to another submitter")
                 : repeat(s, existing.getExpiresAt(), "exists");
     }
 
     /** A repeat of a job with deadline {@code existingExpiresAt}: 200, or 409 if it asks for another deadline. */
-    private static Outcome repeat(Submission s, long existingExpiresAt, String where) {
-        return existingExpiresAt == s.expiresAt() ? new Outcome(200, s.jobId(), null, null)
-                : new Outcome(Rejection.DEADLINE_CONFLICT.status(), s.jobId(), Rejection.DEADLINE_CONFLICT,
+    private static Verdict repeat(Submission s, long existingExpiresAt, String where) {
+        return existingExpiresAt == s.expiresAt() ? new Verdict(200, s.jobId(), null, null)
+                : new Verdict(Rejection.DEADLINE_CONFLICT.status(), s.jobId(), Rejection.DEADLINE_CONFLICT,
                         "job " + s.jobId() + " " + where + " with expires_at " + existingExpiresAt
                                 + "; a repeat cannot change its deadline");
     }

@@ -192,6 +192,8 @@ public class Job {
     public String getSourceRevision() { return sourceRevision; }
     public JobState getState() { return state; }
     public String getReason() { return reason; }
+    /** How it ended, read back as the value it was ended with; empty while it has not. */
+    public java.util.Optional<Outcome> outcome() { return Outcome.of(state, reason); }
     public long getGeneration() { return generation; }
     public boolean isCancelRequested() { return cancelRequested; }
     public BigDecimal getEstimate() { return estimate; }

@@ -71,8 +71,18 @@ public enum Outcome {
         };
     }
 
+    /** The outcome a terminal state and reason were written by; empty for anything else. */
+    public static java.util.Optional<Outcome> of(JobState state, String reason) {
+        return Arrays.stream(values()).filter(o -> o.state == state && o.reason.equals(reason)).findFirst();
+    }
+
+    /** {@code STATE/REASON}, as the API and the documentation write it. */
+    public String key() {
+        return state + "/" + reason;
+    }
+
     /** Every {@code STATE/REASON} pair, for documentation and its test. */
     public static List<String> table() {
-        return Arrays.stream(values()).map(o -> o.state + "/" + o.reason).toList();
+        return Arrays.stream(values()).map(Outcome::key).toList();
     }
 }

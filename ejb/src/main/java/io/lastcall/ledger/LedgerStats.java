@@ -3,6 +3,7 @@ package io.lastcall.ledger;
 import io.lastcall.job.EndedTotals;
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
+import io.lastcall.job.Outcome;
 import io.lastcall.job.RollUpMark;
 import io.lastcall.job.WorkloadCounter;
 import io.lastcall.policy.Settings;
@@ -44,7 +45,8 @@ public class LedgerStats {
         public long inFlight;
         public long overdue;
         public final Map<String, Long> outcomes = new TreeMap<>();
-        public final Map<String, Long> reasons = new TreeMap<>();
+        /** ended jobs by outcome (state and reason), in the outcomes' declared order */
+        public final Map<Outcome, Long> byOutcome = new java.util.EnumMap<>(Outcome.class);
         public final Map<String, Long> inFlightByState = new TreeMap<>();
         public BigDecimal actualSpend = BigDecimal.ZERO;
         public BigDecimal reserved = BigDecimal.ZERO;
@@ -59,8 +61,7 @@ public class LedgerStats {
             jobs += ended.getJobs();
             terminal += ended.getJobs();
             outcomes.merge(state, ended.getJobs(), Long::sum);
-            reasons.merge(state + (ended.getReason() == null ? "" : "/" + ended.getReason()), ended.getJobs(),
-                    Long::sum);
+            Outcome.of(ended.getState(), ended.getReason()).ifPresent(o -> byOutcome.merge(o, ended.getJobs(), Long::sum));
             attempts += ended.getAttempts();
             actualSpend = actualSpend.add(ended.getCost());
             reserved = reserved.add(ended.getReserved());
@@ -120,7 +121,7 @@ public class LedgerStats {
             if (state.isTerminal()) {
                 w.terminal += count;
                 w.outcomes.merge(state.name(), count, Long::sum);
-                w.reasons.merge(state.name() + (row[2] == null ? "" : "/" + row[2]), count, Long::sum);
+                Outcome.of(state, (String) row[2]).ifPresent(o -> w.byOutcome.merge(o, count, Long::sum));
             } else {
                 w.inFlight += count;
                 w.inFlightByState.merge(state.name(), count, Long::sum);

@@ -46,6 +46,19 @@ class OutcomeTest {
     }
 
     @Test
+    void aJobReadsBackTheOutcomeItWasEndedWith() {
+        for (Outcome o : Outcome.values()) {
+            assertEquals(java.util.Optional.of(o), Outcome.of(o.state(), o.reason()), o.key());
+        }
+        assertEquals(java.util.Optional.empty(), Outcome.of(JobState.COMPLETED, "CANCELED"), "no such pair");
+        Job job = new Job("j", "w", 1, 1_000, 60_000, DeadlineSemantics.LATEST_START, 0, "s", "r1", "m", "{}",
+                java.math.BigDecimal.ONE, "rev");
+        assertEquals(java.util.Optional.empty(), job.outcome(), "not ended yet");
+        job.end(Outcome.EXPIRED_IN_BROKER, 2_000);
+        assertEquals(java.util.Optional.of(Outcome.EXPIRED_IN_BROKER), job.outcome());
+    }
+
+    @Test
     void endingAJobClearsAnOwedPublish() {
         Job job = new Job("j", "w", 1, 1_000, 60_000, DeadlineSemantics.LATEST_START, 0, "s", "r1", "m", "{}",
                 java.math.BigDecimal.ONE, "rev");

@@ -88,7 +88,7 @@ public class BatchResource {
                 notObjects.add(i);
             }
         }
-        List<JobIngress.Outcome> outcomes = ingress.submitAll(envelopes, security.getUserPrincipal().getName());
+        List<JobIngress.Verdict> outcomes = ingress.submitAll(envelopes, security.getUserPrincipal().getName());
         List<Item> items = new ArrayList<>();
         int next = 0;
         for (int i = 0; i < jobs.get().size(); i++) {
@@ -97,7 +97,7 @@ public class BatchResource {
                         "this item is not a JSON object"));
                 continue;
             }
-            JobIngress.Outcome o = outcomes.get(next);
+            JobIngress.Verdict o = outcomes.get(next);
             String jobId = o.jobId() != null ? o.jobId() : envelopes.get(next).getString("job_id", null);
             items.add(new Item(i, jobId, o.status(), o.rejection() == null ? null : o.rejection().name(),
                     o.message()));

@@ -85,7 +85,7 @@ public class JobsResource {
         if (envelope.isEmpty()) {
             return error(Rejection.BODY_MALFORMED, "the body is not a JSON object");
         }
-        JobIngress.Outcome outcome = ingress.submit(envelope.get(), security.getUserPrincipal().getName());
+        JobIngress.Verdict outcome = ingress.submit(envelope.get(), security.getUserPrincipal().getName());
         if (outcome.rejection() != null) {
             return error(outcome.rejection(), outcome.message());
         }

@@ -3,6 +3,7 @@ package io.lastcall.web;
 import io.lastcall.broker.QueueDepths;
 import io.lastcall.dispatch.DispatchPermits;
 import io.lastcall.broker.ConsumerStatus;
+import io.lastcall.job.Outcome;
 import io.lastcall.ledger.LedgerStats;
 import io.lastcall.metrics.LastcallMetrics;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -88,15 +89,11 @@ public class MetricsPage {
                 ledgerGauge("lastcall.invariant.holds", "1 when every accepted job is accounted for exactly once",
                         tags, x -> x.invariantHolds() ? 1 : 0, false);
             });
-            w.reasons.keySet().forEach(key -> once("ended " + workload + " " + key, () -> {
-                int slash = key.indexOf('/');
-                String outcome = slash < 0 ? key : key.substring(0, slash);
-                String reason = slash < 0 ? "" : key.substring(slash + 1);
+            w.byOutcome.keySet().forEach(outcome -> once("ended " + workload + " " + outcome, () ->
                 FunctionCounter.builder("lastcall.jobs.ended", this,
-                        m -> m.counters.read("ended " + workload + " " + key, m.ended(workload, key)))
+                        m -> m.counters.read("ended " + workload + " " + outcome, m.ended(workload, outcome)))
                         .description("jobs that reached an outcome, by outcome and reason")
-                        .tags(tags.and("outcome", outcome, "reason", reason)).register(registry);
-            }));
+                        .tags(tags.and("outcome", outcome.state().name(), "reason", outcome.reason())).register(registry)));
             w.inFlightByState.keySet().forEach(state -> registerInFlight(workload, state));
         });
         depths.keySet().forEach(queue -> once("queue " + queue, () -> {
@@ -133,9 +130,9 @@ public class MetricsPage {
         }
     }
 
-    private double ended(String workload, String reasonKey) {
+    private double ended(String workload, Outcome outcome) {
         LedgerStats.Workload w = ledger.get(workload);
-        return w == null ? 0 : w.reasons.getOrDefault(reasonKey, 0L);
+        return w == null ? 0 : w.byOutcome.getOrDefault(outcome, 0L);
     }
 
     private double inFlight(String workload, String state) {

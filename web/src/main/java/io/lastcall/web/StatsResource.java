@@ -109,7 +109,9 @@ public class StatsResource {
             v.put("terminal", w.terminal);
             v.put("in_flight", w.inFlight);
             v.put("outcomes", w.outcomes);
-            v.put("reasons", w.reasons);
+            Map<String, Long> reasons = new java.util.TreeMap<>();
+            w.byOutcome.forEach((o, n) -> reasons.put(o.key(), n));
+            v.put("reasons", reasons);
             v.put("in_flight_by_state", w.inFlightByState);
             v.put("attempts", w.attempts);
             v.put("actual_spend", w.actualSpend);
