@@ -2,11 +2,9 @@ package io.lastcall.health;
 
 import io.lastcall.broker.BrokerTopology;
 import io.lastcall.broker.ConsumerStatus;
-import io.lastcall.clock.ClockHealth;
-import io.lastcall.schema.DatabaseProbe;
-import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
@@ -25,26 +23,14 @@ import org.eclipse.microprofile.health.Readiness;
 @ApplicationScoped
 public class ReadinessChecks {
 
-    @EJB
-    DatabaseProbe database;
-
-    @EJB
-    BrokerTopology topology;
-
-    @EJB
-    ClockHealth clock;
+    @Inject
+    Health health;
 
     @Produces
     @Readiness
     HealthCheck database() {
         return () -> {
-            HealthCheckResponseBuilder check = HealthCheckResponse.named("database");
-            try {
-                database.check();
-                return check.up().build();
-            } catch (RuntimeException e) {
-                return check.down().build();
-            }
+            return HealthCheckResponse.named("database").status(health.database().up()).build();
         };
     }
 
@@ -52,7 +38,7 @@ public class ReadinessChecks {
     @Readiness
     HealthCheck broker() {
         return () -> {
-            BrokerTopology.Readiness readiness = topology.readiness();
+            BrokerTopology.Readiness readiness = health.broker();
             HealthCheckResponseBuilder check = HealthCheckResponse.named("broker").status(readiness.up())
                     .withData("consumers_connected", readiness.consumersConnected())
                     .withData("topology_declared", readiness.topologyDeclared())
@@ -65,9 +51,9 @@ public class ReadinessChecks {
     @Readiness
     HealthCheck clock() {
         return () -> {
-            ClockHealth.Reading reading = clock.current();
-            return HealthCheckResponse.named("clock").status(clock.admits())
-                    .withData("status", reading.status().name()).build();
+            Health.Clock clock = health.clock();
+            return HealthCheckResponse.named("clock").status(clock.admitting())
+                    .withData("status", clock.reading().status().name()).build();
         };
     }
 

@@ -3,9 +3,9 @@ package io.lastcall.web;
 import io.lastcall.broker.BrokerTopology;
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.dispatch.DispatchPermits;
+import io.lastcall.health.Health;
 import io.lastcall.instance.Incarnation;
 import io.lastcall.broker.ConsumerStatus;
-import io.lastcall.schema.DatabaseProbe;
 import io.lastcall.instance.LeaseLedger;
 import io.lastcall.policy.Settings;
 import jakarta.ejb.EJB;
@@ -34,14 +34,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 @Produces(MediaType.APPLICATION_JSON)
 public class HealthResource {
 
-    @EJB
-    DatabaseProbe database;
-
-    @EJB
-    BrokerTopology topology;
-
-    @EJB
-    ClockHealth clock;
+    @Inject
+    Health health;
 
     @EJB
     DispatchPermits permits;
@@ -59,21 +53,18 @@ public class HealthResource {
     @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR, Roles.SUBMITTER})
     public Response health() {
         Map<String, Object> body = new LinkedHashMap<>();
-        boolean up = true;
+        Health.Snapshot now = health.now();
 
         Map<String, Object> db = new LinkedHashMap<>();
-        try {
-            db.put("status", "UP");
-            db.put("product", database.check());
-        } catch (RuntimeException e) {
-            up = false;
-            db.put("status", "DOWN");
-            db.put("error", String.valueOf(e.getMessage()));
+        db.put("status", now.database().up() ? "UP" : "DOWN");
+        if (now.database().up()) {
+            db.put("product", now.database().product());
+        } else {
+            db.put("error", now.database().error());
         }
 
         Map<String, Object> broker = new LinkedHashMap<>();
-        BrokerTopology.Readiness readiness = topology.readiness();
-        up &= readiness.up();
+        BrokerTopology.Readiness readiness = now.broker();
         broker.put("status", readiness.up() ? "UP" : "DOWN");
         broker.put("connected", readiness.consumersConnected());
         broker.put("topology_declared", readiness.topologyDeclared());
@@ -88,14 +79,13 @@ public class HealthResource {
         }
         broker.put("consumers", readiness.activations().stream().map(HealthResource::view).toList());
 
-        ClockHealth.Reading reading = clock.current();
+        ClockHealth.Reading reading = now.clock().reading();
         Map<String, Object> clockView = new LinkedHashMap<>();
         clockView.put("status", reading.status().name());
         clockView.put("reference", reading.reference());
         clockView.put("skew_ms", reading.skewMs());
         clockView.put("detail", reading.detail());
-        clockView.put("admitting", clock.admits());
-        up &= clock.admits();
+        clockView.put("admitting", now.clock().admitting());
 
         Map<String, Object> dispatch = new LinkedHashMap<>();
         dispatch.put("permits", permits.size());
@@ -103,12 +93,11 @@ public class HealthResource {
         dispatch.put("waiting", permits.waiting());
 
         // two live servers with one instance id: each would take the other's handoffs for its own
-        boolean componentsUp = up;
         boolean shared = !incarnation.duplicates().isEmpty();
-        up &= !shared;
+        boolean up = now.up() && !shared;
         body.put("status", up ? "UP" : "DOWN");
-        if (!componentsUp) {
-            body.put("cause", cause(db, readiness, clockView));
+        if (!now.up()) {
+            body.put("cause", now.cause());
         } else if (shared) {
             body.put("cause", "instance: id " + incarnation.instanceId() + " is also used by live boot(s) "
                     + incarnation.duplicates() + "; give each server its own lastcall.instance.id");
@@ -119,28 +108,6 @@ public class HealthResource {
         body.put("dispatch", dispatch);
         body.put("instance", instance());
         return Response.status(up ? 200 : 503).entity(body).build();
-    }
-
-    /** The first failing component and why, in one line: what "./lastcall up" prints while it waits. */
-    private static String cause(Map<String, Object> db, BrokerTopology.Readiness broker, Map<String, Object> clock) {
-        if ("DOWN".equals(db.get("status"))) {
-            return "database: " + db.get("error");
-        }
-        if (!broker.topologyDeclared()) {
-            return "broker: topology not declared: " + broker.topologyError();
-        }
-        if (!broker.missingQueues().isEmpty()) {
-            return "broker: queues missing: " + broker.missingQueues();
-        }
-        if (!broker.consumersConnected()) {
-            return "broker: consumers not connected" + broker.activations().stream()
-                    .filter(a -> a.lastError() != null).map(a -> " (" + a.queue() + ": " + a.lastError() + ")")
-                    .findFirst().orElse("");
-        }
-        if (!broker.unconsumedWorkQueues().isEmpty()) {
-            return "broker: work queues without a consumer: " + broker.unconsumedWorkQueues();
-        }
-        return "clock: not admitting jobs: " + clock.get("detail");
     }
 
     /** This server boot, its lease, and every boot whose lease holds (the servers sharing the ledger). */
