@@ -22,11 +22,7 @@ import java.util.Map;
  */
 final class LedgerExport {
 
-    static final List<String> COLUMNS = List.of("job_id", "workload", "state", "reason", "submitted_by",
-            "expires_at", "accepted_at", "published_at", "received_at", "permit_at", "checked_at", "handed_off_at",
-            "finished_at", "estimate", "estimate_revision", "attempt_id", "attempt_state", "instance_id",
-            "prompt_tokens", "completion_tokens", "usage_missing", "cost", "reserved", "http_status",
-            "check_to_last_byte_ms", "late");
+    static final List<String> COLUMNS = ExportRow.COLUMNS;
 
     private LedgerExport() {
     }
@@ -87,10 +83,10 @@ final class LedgerExport {
             for (Job job : jobs) {
                 List<Attempt> list = attempts.getOrDefault(job.getJobId(), List.of());
                 if (list.isEmpty()) {
-                    sink.accept(row(job, null));
+                    sink.accept(ExportRow.of(job, null).values());
                 }
                 for (Attempt a : list) {
-                    sink.accept(row(job, a));
+                    sink.accept(ExportRow.of(job, a).values());
                 }
             }
             if (jobs.size() < JobFilter.MAX_LIMIT) {
@@ -98,37 +94,6 @@ final class LedgerExport {
             }
             page = page.after(jobs.get(jobs.size() - 1));
         }
-    }
-
-    private static List<Object> row(Job j, Attempt a) {
-        List<Object> r = new ArrayList<>();
-        r.add(j.getJobId());
-        r.add(j.getWorkload());
-        r.add(j.getState().name());
-        r.add(j.getReason());
-        r.add(j.getSubmittedBy());
-        r.add(j.getExpiresAt());
-        r.add(j.getAcceptedAt());
-        r.add(j.getPublishedAt());
-        r.add(j.getReceivedAt());
-        r.add(j.getPermitAt());
-        r.add(j.getCheckedAt());
-        r.add(j.getHandedOffAt());
-        r.add(j.getFinishedAt());
-        r.add(j.getEstimate());
-        r.add(j.getEstimateRevision());
-        r.add(a == null ? null : a.getAttemptId());
-        r.add(a == null ? null : a.getState().name());
-        r.add(a == null ? null : a.getInstanceId());
-        r.add(a == null ? null : a.getPromptTokens());
-        r.add(a == null ? null : a.getCompletionTokens());
-        r.add(a == null ? null : a.isUsageMissing());
-        r.add(a == null ? null : a.getCost());
-        r.add(a == null ? null : a.getReserved());
-        r.add(a == null ? null : a.getHttpStatus());
-        r.add(a == null ? null : a.getCheckToLastByteMs());
-        r.add(a == null ? null : a.isLate());
-        return r;
     }
 
     /**
