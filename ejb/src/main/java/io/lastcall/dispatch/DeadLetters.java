@@ -3,7 +3,6 @@ package io.lastcall.dispatch;
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.ingress.JobPublisher;
 import io.lastcall.job.Deadline;
-import io.lastcall.job.DeadlineSemantics;
 import io.lastcall.job.Job;
 import io.lastcall.job.QuarantinedMessage;
 import io.lastcall.job.ReferenceCheck;
@@ -69,8 +68,8 @@ public class DeadLetters {
             return false;
         }
         ReferenceCheck.Verdict verdict = ReferenceCheck.parse(message.body(), settings.schemaVersions());
-        return verdict.trusted() && Deadline.remainingForDispatch(verdict.reference().expiresAt(), clock.millis(),
-                clockHealth.marginMs(), DeadlineSemantics.LATEST_START, 0) <= 0;
+        return verdict.trusted()
+                && !Deadline.latestStart(verdict.reference().expiresAt()).mayDispatch(clock.millis(), clockHealth.marginMs());
     }
 
     /** One message, one transaction; republishes a job the TTL cap (not its deadline) expired. */

@@ -4,7 +4,6 @@ import io.lastcall.instance.Incarnation;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.BudgetLock;
 import io.lastcall.job.Deadline;
-import io.lastcall.job.DeadlineSemantics;
 import io.lastcall.job.GateDecision;
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
@@ -41,16 +40,15 @@ import java.util.function.Function;
 public class DispatchLedger {
 
     /** What receipt found: go on to the gate, or stop here (and acknowledge). */
-    public record Receipt(boolean proceed, String jobId, String workload, long expiresAt, DeadlineSemantics semantics,
-            long minExecutionMs) {
+    public record Receipt(boolean proceed, String jobId, String workload, Deadline deadline) {
         static Receipt stop(String jobId) {
-            return new Receipt(false, jobId, null, 0, null, 0);
+            return new Receipt(false, jobId, null, null);
         }
     }
 
     /** The gate's decision, what a claim needs to dispatch, and the job's trace up to this check (for metrics). */
     public record GateResult(GateDecision decision, String jobId, String attemptId, String workload, String payload,
-            long expiresAt, DeadlineSemantics semantics, Long publishedAt, Long receivedAt, long checkedAt) {
+            Deadline deadline, Long publishedAt, Long receivedAt, long checkedAt) {
     }
 
     /** What receipt found and, when the gate could be passed in the same transaction, the gate's result (else null). */
@@ -131,8 +129,7 @@ public class DispatchLedger {
             return Receipt.stop(job.getJobId());
         }
         job.received(now);
-        return new Receipt(true, job.getJobId(), job.getWorkload(), job.getExpiresAt(), job.getDeadlineSemantics(),
-                job.getMinExecutionMs());
+        return new Receipt(true, job.getJobId(), job.getWorkload(), job.deadline());
     }
 
     /**
@@ -173,8 +170,8 @@ public class DispatchLedger {
             }
         }
         return new GateResult(decision, jobId, attemptId, job.getWorkload(),
-                decision == GateDecision.CLAIM ? job.getPayload() : null, job.getExpiresAt(),
-                job.getDeadlineSemantics(), job.getPublishedAt(), job.getReceivedAt(), now);
+                decision == GateDecision.CLAIM ? job.getPayload() : null, job.deadline(), job.getPublishedAt(),
+                job.getReceivedAt(), now);
     }
 
     /**
@@ -282,7 +279,7 @@ public class DispatchLedger {
         long answeredAt = result.answeredAt() == null ? now : result.answeredAt();
         switch (result.kind()) {
             case COMPLETED -> {
-                boolean late = Deadline.isLate(job.getExpiresAt(), answeredAt, job.getDeadlineSemantics());
+                boolean late = job.deadline().isLateAt(answeredAt);
                 BigDecimal cost = result.hasUsage()
                         ? pricing.cost(job.getModel(), result.promptTokens(), result.completionTokens()) : null;
                 attempt.completed(now, result.promptTokens(), result.completionTokens(), cost, late,

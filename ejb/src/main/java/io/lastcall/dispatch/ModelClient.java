@@ -1,6 +1,6 @@
 package io.lastcall.dispatch;
 
-import io.lastcall.job.DeadlineSemantics;
+import io.lastcall.job.Deadline;
 import io.lastcall.job.JsonText;
 import io.lastcall.transport.Answer;
 import io.lastcall.transport.BackendConnection;
@@ -47,7 +47,7 @@ public class ModelClient {
     public static final String DEADLINE_HEADER = "X-Lastcall-Deadline";
 
     /** Who is calling, for the request headers, and how long the call (write and answer) may take. */
-    public record Call(String jobId, String attemptId, long expiresAt, DeadlineSemantics semantics, long timeoutMs) {
+    public record Call(String jobId, String attemptId, Deadline deadline, long timeoutMs) {
     }
 
     /** The outcome of the write: all of it written at {@code atNanos}, or not (and why). */
@@ -114,8 +114,8 @@ public class ModelClient {
         public PreparedRequest prepare(String payload, Call call, String apiKey) {
             Map<String, String> headers = new LinkedHashMap<>();
             headers.put("Accept", "application/json");
-            headers.put(DEADLINE_HEADER, Long.toString(call.expiresAt()));
-            headers.put("X-Lastcall-Deadline-Semantics", call.semantics().name());
+            headers.put(DEADLINE_HEADER, Long.toString(call.deadline().expiresAt()));
+            headers.put("X-Lastcall-Deadline-Semantics", call.deadline().semantics().name());
             headers.put("X-Lastcall-Job-Id", call.jobId());
             headers.put("X-Lastcall-Attempt-Id", call.attemptId());
             headers.put("Idempotency-Key", call.attemptId());

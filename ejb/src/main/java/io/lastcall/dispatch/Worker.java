@@ -2,7 +2,6 @@ package io.lastcall.dispatch;
 
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.ingress.JobPublisher;
-import io.lastcall.job.Deadline;
 import io.lastcall.job.GateDecision;
 import io.lastcall.metrics.LastcallMetrics;
 import io.lastcall.policy.Settings;
@@ -141,8 +140,7 @@ public class Worker {
      * lifetime. Returns whether the permit went with the call.
      */
     private boolean dispatch(DispatchLedger.GateResult gate, WorkloadPolicy policy, long uncertainty) {
-        long remaining = Deadline.remainingForDispatch(gate.expiresAt(), clock.millis(), uncertainty, gate.semantics(),
-                0);
+        long remaining = gate.deadline().remainingForDispatch(clock.millis(), uncertainty);
         ModelClient.Connection connection;
         try {
             connection = model.connect(settings.modelBaseUrl(gate.workload()),
@@ -155,8 +153,8 @@ public class Worker {
         PreparedRequest request;
         DispatchLedger.Authorization auth;
         try {
-            ModelClient.Call call = new ModelClient.Call(gate.jobId(), gate.attemptId(), gate.expiresAt(),
-                    gate.semantics(), policy.callTimeoutMs(gate.expiresAt(), clock.millis(), gate.semantics()));
+            ModelClient.Call call = new ModelClient.Call(gate.jobId(), gate.attemptId(), gate.deadline(),
+                    policy.callTimeoutMs(gate.deadline(), clock.millis()));
             try {
                 request = connection.prepare(gate.payload(), call, settings.modelApiKey().orElse(null));
             } catch (IllegalArgumentException unsendable) {
@@ -266,11 +264,9 @@ public class Worker {
 
     /** Waits for a permit for as long as the job may still be dispatched; returns when it was granted, or null. */
     private Long waitForPermit(DispatchLedger.Receipt receipt, long uncertainty) throws InterruptedException {
-        long now = clock.millis();
-        long remaining = Deadline.remainingForDispatch(receipt.expiresAt(), now, uncertainty, receipt.semantics(),
-                receipt.minExecutionMs());
         // the queue gives up by itself at the last dispatchable instant
-        return remaining > 0 && permits.acquire(now + remaining) ? clock.millis() : null;
+        long lastDispatchAt = receipt.deadline().lastDispatchAt(uncertainty);
+        return lastDispatchAt > clock.millis() && permits.acquire(lastDispatchAt) ? clock.millis() : null;
     }
 
     private static void sleep(long ms) {

@@ -160,7 +160,7 @@ public class JobIngress {
         if (!result.valid()) {
             return Verdict.refused(result.rejection(), result.message());
         }
-        return repeat(result.submission(), first.expiresAt(), "is earlier in this batch");
+        return repeat(result.submission(), first.deadline().expiresAt(), "is earlier in this batch");
     }
 
     /** Publishes jobs that are stored; a failure leaves them owed a publish, which the reconciler makes. */
@@ -200,8 +200,7 @@ public class JobIngress {
         PromptTokens tokens = settings.promptTokens();
         long promptTokens = s.promptTexts().stream().mapToLong(tokens::message).sum()
                 + s.definitionTexts().stream().mapToLong(tokens::count).sum();
-        return new Job(s.jobId(), s.workload(), s.schemaVersion(), clock.millis(), s.expiresAt(), s.semantics(),
-                s.minExecutionMs(), s.subject(), s.sourceRevision(), s.model(), s.payload(),
+        return new Job(s.jobId(), s.workload(), s.schemaVersion(), clock.millis(), s.deadline(), s.subject(), s.sourceRevision(), s.model(), s.payload(),
                 pricing.estimate(s.model(), promptTokens, s.maxTokens(), s.choices()), pricing.revision())
                 .submittedBy(principal);
     }
@@ -233,7 +232,7 @@ public class JobIngress {
 
     /** A repeat of a job with deadline {@code existingExpiresAt}: 200, or 409 if it asks for another deadline. */
     private static Verdict repeat(Submission s, long existingExpiresAt, String where) {
-        return existingExpiresAt == s.expiresAt() ? new Verdict(200, s.jobId(), null, null)
+        return existingExpiresAt == s.deadline().expiresAt() ? new Verdict(200, s.jobId(), null, null)
                 : new Verdict(Rejection.DEADLINE_CONFLICT.status(), s.jobId(), Rejection.DEADLINE_CONFLICT,
                         "job " + s.jobId() + " " + where + " with expires_at " + existingExpiresAt
                                 + "; a repeat cannot change its deadline");

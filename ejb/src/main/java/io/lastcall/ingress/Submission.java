@@ -1,6 +1,6 @@
 package io.lastcall.ingress;
 
-import io.lastcall.job.DeadlineSemantics;
+import io.lastcall.job.Deadline;
 
 /**
  * A valid envelope, ready to become a job. {@code payload} is the request as JSON text;
@@ -9,8 +9,8 @@ import io.lastcall.job.DeadlineSemantics;
  * {@code maxTokens} the larger of {@code max_tokens} and {@code max_completion_tokens};
  * {@code choices} the request's {@code n}.
  */
-public record Submission(String jobId, String workload, int schemaVersion, long expiresAt,
-        DeadlineSemantics semantics, long minExecutionMs, String subject, String sourceRevision,
+public record Submission(String jobId, String workload, int schemaVersion, Deadline deadline, String subject,
+        String sourceRevision,
         String model, long maxTokens, long choices, java.util.List<String> promptTexts,
         java.util.List<String> definitionTexts, String payload) {
 }

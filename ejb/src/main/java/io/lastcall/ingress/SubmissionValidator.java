@@ -82,14 +82,14 @@ public final class SubmissionValidator {
                     + " is not supported; supported: " + schemaVersions);
         }
 
-        JsonValue deadline = o.get("expires_at");
-        if (deadline == null || deadline == JsonValue.NULL) {
+        JsonValue expiresAtValue = o.get("expires_at");
+        if (expiresAtValue == null || expiresAtValue == JsonValue.NULL) {
             return reject(Rejection.DEADLINE_MISSING, "expires_at (epoch milliseconds) is required");
         }
-        Long expiresAt = wholeNumber(deadline);
+        Long expiresAt = wholeNumber(expiresAtValue);
         if (expiresAt == null || expiresAt <= 0) {
             return reject(Rejection.DEADLINE_MALFORMED, "expires_at must be a positive whole number of epoch"
-                    + " milliseconds, not " + abbreviate(deadline.toString()));
+                    + " milliseconds, not " + abbreviate(expiresAtValue.toString()));
         }
 
         DeadlineSemantics semantics = DeadlineSemantics.LATEST_START;
@@ -116,11 +116,12 @@ public final class SubmissionValidator {
             return reject(Rejection.MIN_EXECUTION_MISSING, "LATEST_USEFUL_COMPLETION requires min_execution_ms > 0");
         }
 
-        if (!Deadline.mayDispatch(expiresAt, now, clockUncertaintyMs, DeadlineSemantics.LATEST_START, 0)) {
+        Deadline deadline = new Deadline(expiresAt, semantics, minExecutionMs);
+        if (!Deadline.latestStart(expiresAt).mayDispatch(now, clockUncertaintyMs)) {
             return reject(Rejection.DEADLINE_PASSED, "expires_at " + expiresAt + " is not after now (" + now
                     + ") plus the clock uncertainty of " + clockUncertaintyMs + " ms");
         }
-        if (!Deadline.mayDispatch(expiresAt, now, clockUncertaintyMs, semantics, minExecutionMs)) {
+        if (!deadline.mayDispatch(now, clockUncertaintyMs)) {
             return reject(Rejection.MIN_EXECUTION_DOES_NOT_FIT, "min_execution_ms " + minExecutionMs
                     + " does not fit before expires_at " + expiresAt);
         }
@@ -212,8 +213,8 @@ public final class SubmissionValidator {
                 definitionTexts.add(definition.toString());
             }
         }
-        return new Result(new Submission(jobId, workload, schemaNumber.intValue(), expiresAt, semantics,
-                minExecutionMs, subject, revision, model, maxTokens, choices, promptTexts, definitionTexts,
+        return new Result(new Submission(jobId, workload, schemaNumber.intValue(), deadline, subject, revision, model,
+                maxTokens, choices, promptTexts, definitionTexts,
                 payload.toString()), null, null);
     }
 

@@ -1,12 +1,22 @@
 package io.lastcall.job;
 
-/**
- * The deadline arithmetic, in one place (docs/design.md §3.3). All values are epoch or duration
- * milliseconds; every subtraction saturates instead of overflowing.
- */
-public final class Deadline {
+import java.util.Objects;
 
-    private Deadline() {
+/**
+ * A job's deadline, whole: when it expires (epoch ms), what the deadline means, and the minimum
+ * execution a {@code LATEST_USEFUL_COMPLETION} job reserves — with all the arithmetic on it, in
+ * this one place (docs/design.md §3.3). It travels whole from ingress to the request's header.
+ * Every subtraction saturates instead of overflowing; negative margins count as zero.
+ */
+public record Deadline(long expiresAt, DeadlineSemantics semantics, long minExecutionMs) {
+
+    public Deadline {
+        Objects.requireNonNull(semantics, "deadline semantics");
+    }
+
+    /** A deadline by which the call must have started. */
+    public static Deadline latestStart(long expiresAt) {
+        return new Deadline(expiresAt, DeadlineSemantics.LATEST_START, 0);
     }
 
     /**
@@ -14,18 +24,42 @@ public final class Deadline {
      * {@code expires_at − now − clock_uncertainty_ms − (min_execution_ms if LATEST_USEFUL_COMPLETION)}.
      * A value ≤ 0 means: do not dispatch.
      */
-    public static long remainingForDispatch(long expiresAt, long now, long clockUncertaintyMs,
-            DeadlineSemantics semantics, long minExecutionMs) {
-        long remaining = minus(minus(expiresAt, now), Math.max(0, clockUncertaintyMs));
-        if (semantics == DeadlineSemantics.LATEST_USEFUL_COMPLETION) {
-            remaining = minus(remaining, Math.max(0, minExecutionMs));
-        }
-        return remaining;
+    public long remainingForDispatch(long now, long clockUncertaintyMs) {
+        return minus(minus(minus(expiresAt, now), Math.max(0, clockUncertaintyMs)), reserved());
     }
 
-    public static boolean mayDispatch(long expiresAt, long now, long clockUncertaintyMs,
-            DeadlineSemantics semantics, long minExecutionMs) {
-        return remainingForDispatch(expiresAt, now, clockUncertaintyMs, semantics, minExecutionMs) > 0;
+    public boolean mayDispatch(long now, long clockUncertaintyMs) {
+        return remainingForDispatch(now, clockUncertaintyMs) > 0;
+    }
+
+    /** The last instant (epoch ms) at which a dispatch may still be decided: one ms before it is too late. */
+    public long lastDispatchAt(long clockUncertaintyMs) {
+        return minus(minus(expiresAt, Math.max(0, clockUncertaintyMs)), reserved());
+    }
+
+    /** Whether an answer that arrived at {@code answeredAt} came too late to be useful. */
+    public boolean isLateAt(long answeredAt) {
+        return semantics == DeadlineSemantics.LATEST_USEFUL_COMPLETION && answeredAt > expiresAt;
+    }
+
+    /**
+     * The timeout of a call that starts at {@code startAt}: the workload's maximum execution; for
+     * {@code LATEST_USEFUL_COMPLETION} no longer than the deadline plus the late grace. At least 1.
+     */
+    public long callTimeoutMs(long startAt, long maxExecutionMs, long lateGraceMs) {
+        if (semantics == DeadlineSemantics.LATEST_USEFUL_COMPLETION) {
+            return Math.max(1, Math.min(maxExecutionMs, Math.max(0, minus(expiresAt, startAt)) + lateGraceMs));
+        }
+        return Math.max(1, maxExecutionMs);
+    }
+
+    /** When the call handed off at {@code handedOffAt} must have ended: the handoff plus its timeout. */
+    public long resultDueBy(long handedOffAt, long maxExecutionMs, long lateGraceMs) {
+        return handedOffAt + callTimeoutMs(handedOffAt, maxExecutionMs, lateGraceMs);
+    }
+
+    private long reserved() {
+        return semantics == DeadlineSemantics.LATEST_USEFUL_COMPLETION ? Math.max(0, minExecutionMs) : 0;
     }
 
     /**
@@ -40,11 +74,6 @@ public final class Deadline {
             return 0;
         }
         return ttlCapMs > 0 ? Math.min(remainingForDispatchMs, ttlCapMs) : remainingForDispatchMs;
-    }
-
-    /** Whether a result finished at {@code finishedAt} came too late to be useful. */
-    public static boolean isLate(long expiresAt, long finishedAt, DeadlineSemantics semantics) {
-        return semantics == DeadlineSemantics.LATEST_USEFUL_COMPLETION && finishedAt > expiresAt;
     }
 
     /** a − b, saturated at the long range. */

@@ -104,16 +104,15 @@ public class Job {
     protected Job() {
     }
 
-    public Job(String jobId, String workload, int schemaVersion, long acceptedAt, long expiresAt,
-            DeadlineSemantics semantics, long minExecutionMs, String subject, String sourceRevision,
-            String model, String payload, BigDecimal estimate, String estimateRevision) {
+    public Job(String jobId, String workload, int schemaVersion, long acceptedAt, Deadline deadline, String subject,
+            String sourceRevision, String model, String payload, BigDecimal estimate, String estimateRevision) {
         this.jobId = jobId;
         this.workload = workload;
         this.schemaVersion = schemaVersion;
         this.acceptedAt = acceptedAt;
-        this.expiresAt = expiresAt;
-        this.deadlineSemantics = semantics;
-        this.minExecutionMs = minExecutionMs;
+        this.expiresAt = deadline.expiresAt();
+        this.deadlineSemantics = deadline.semantics();
+        this.minExecutionMs = deadline.minExecutionMs();
         this.subject = subject;
         this.sourceRevision = sourceRevision;
         this.model = model;
@@ -140,8 +139,12 @@ public class Job {
         return ++generation;
     }
 
+    public Deadline deadline() {
+        return new Deadline(expiresAt, deadlineSemantics, minExecutionMs);
+    }
+
     public long remainingForDispatch(long now, long clockUncertaintyMs) {
-        return Deadline.remainingForDispatch(expiresAt, now, clockUncertaintyMs, deadlineSemantics, minExecutionMs);
+        return deadline().remainingForDispatch(now, clockUncertaintyMs);
     }
 
     public void published(long at) {

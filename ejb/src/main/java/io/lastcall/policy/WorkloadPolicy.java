@@ -27,16 +27,13 @@ public record WorkloadPolicy(String name, long maxHorizonMs, long ttlCapMs, long
         return start.toInstant().toEpochMilli();
     }
 
-    /** The HTTP client timeout for one attempt that starts at {@code now}. */
-    public long callTimeoutMs(long expiresAt, long now, io.lastcall.job.DeadlineSemantics semantics) {
-        if (semantics == io.lastcall.job.DeadlineSemantics.LATEST_USEFUL_COMPLETION) {
-            return Math.max(1, Math.min(maxExecutionMs, Math.max(0, expiresAt - now) + lateGraceMs));
-        }
-        return Math.max(1, maxExecutionMs);
+    /** The timeout of one call to the model that starts at {@code now}. */
+    public long callTimeoutMs(io.lastcall.job.Deadline deadline, long now) {
+        return deadline.callTimeoutMs(now, maxExecutionMs, lateGraceMs);
     }
 
     /** When a handed-off job's call must have ended: the handoff plus the call's timeout. */
     public long resultDueBy(io.lastcall.job.Job job) {
-        return job.getHandedOffAt() + callTimeoutMs(job.getExpiresAt(), job.getHandedOffAt(), job.getDeadlineSemantics());
+        return job.deadline().resultDueBy(job.getHandedOffAt(), maxExecutionMs, lateGraceMs);
     }
 }

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.net.httpserver.HttpServer;
-import io.lastcall.job.DeadlineSemantics;
+import io.lastcall.job.Deadline;
 import io.lastcall.transport.PreparedRequest;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -63,7 +63,7 @@ class ModelClientConnectionTest {
     }
 
     static ModelResult send(ModelClient client, String base, String payload) throws IOException {
-        ModelClient.Call call = new ModelClient.Call("j", "attempt-1", 1L, DeadlineSemantics.LATEST_START, 5_000);
+        ModelClient.Call call = new ModelClient.Call("j", "attempt-1", Deadline.latestStart(1L), 5_000);
         try (ModelClient.Connection connection = client.connect(base, 2_000)) {
             PreparedRequest request = connection.prepare(payload, call, null);
             ModelClient.Sent sent = connection.write(request, System.nanoTime() + 1_000_000_000L,
@@ -82,7 +82,7 @@ class ModelClientConnectionTest {
     @Test
     void connectingAndPreparingWriteNothingWritingWritesOnce() throws IOException {
         try (ModelClient.Connection connection = client.connect(base(), 2_000)) {
-            connection.prepare("{}", new ModelClient.Call("j", "a", 1L, DeadlineSemantics.LATEST_START, 5_000), "k");
+            connection.prepare("{}", new ModelClient.Call("j", "a", Deadline.latestStart(1L), 5_000), "k");
             assertEquals(List.of(), received, "connected and prepared, nothing written");
         }
         ModelResult result = send("{\"model\":\"m\"}");
@@ -94,7 +94,7 @@ class ModelClientConnectionTest {
 
     @Test
     void nothingIsWrittenPastTheAuthorizationByEitherClock() throws IOException {
-        ModelClient.Call call = new ModelClient.Call("j", "a", 1L, DeadlineSemantics.LATEST_START, 5_000);
+        ModelClient.Call call = new ModelClient.Call("j", "a", Deadline.latestStart(1L), 5_000);
         try (ModelClient.Connection connection = client.connect(base(), 2_000)) {
             PreparedRequest request = connection.prepare("{}", call, null);
             assertFalse(connection.write(request, System.nanoTime() - 1, System.currentTimeMillis() + 1_000,

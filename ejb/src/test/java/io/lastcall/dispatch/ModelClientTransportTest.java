@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.lastcall.job.DeadlineSemantics;
+import io.lastcall.job.Deadline;
 import io.lastcall.transport.PreparedRequest;
 import java.io.IOException;
 import java.time.Clock;
@@ -70,7 +70,7 @@ class ModelClientTransportTest {
             assertEquals(ModelResult.Kind.COMPLETED, send(backend).kind());
             try (ModelClient.Connection connection = client.connect(backend.baseUrl(), 2_000)) {
                 PreparedRequest request = connection.prepare("{\"model\":\"m\"}",
-                        new ModelClient.Call("j", "attempt-2", 1L, DeadlineSemantics.LATEST_START, 5_000), null);
+                        new ModelClient.Call("j", "attempt-2", Deadline.latestStart(1L), 5_000), null);
                 assertEquals(1, backend.connections(), "the idle connection was leased");
                 Thread.sleep(600); // the server's idle timeout (300 ms) falls between the lease and the write
                 ModelClient.Sent sent = connection.write(request, System.nanoTime() + 1_000_000_000L,
@@ -94,7 +94,7 @@ class ModelClientTransportTest {
     @Test
     void aBackendThatNeverReadsCannotHoldTheCallPastItsTimeout() throws IOException {
         try (RawBackend backend = new RawBackend(RawBackend.Behaviour.NEVER_READ, 30_000)) {
-            ModelClient.Call call = new ModelClient.Call("j", "a", 1L, DeadlineSemantics.LATEST_START, 1_000);
+            ModelClient.Call call = new ModelClient.Call("j", "a", Deadline.latestStart(1L), 1_000);
             long started = System.nanoTime();
             try (ModelClient.Connection connection = client.connect(backend.baseUrl(), 2_000)) {
                 // far more than the socket buffers hold
@@ -113,7 +113,7 @@ class ModelClientTransportTest {
     @Test
     void aTrickledAnswerCannotHoldTheCallPastItsTimeout() throws IOException {
         try (RawBackend backend = new RawBackend(RawBackend.Behaviour.TRICKLE, 30_000)) {
-            ModelClient.Call call = new ModelClient.Call("j", "a", 1L, DeadlineSemantics.LATEST_START, 1_000);
+            ModelClient.Call call = new ModelClient.Call("j", "a", Deadline.latestStart(1L), 1_000);
             long started = System.nanoTime();
             ModelResult result;
             try (ModelClient.Connection connection = client.connect(backend.baseUrl(), 2_000)) {

@@ -73,8 +73,8 @@ class SubmissionPropertiesTest {
     private static JsonObject envelopeOf(Submission s) {
         try (JsonReader reader = JsonText.reader(s.payload())) {
             return Json.createObjectBuilder().add("job_id", s.jobId()).add("workload", s.workload())
-                    .add("schema_version", s.schemaVersion()).add("expires_at", s.expiresAt())
-                    .add("deadline_semantics", s.semantics().name()).add("min_execution_ms", s.minExecutionMs())
+                    .add("schema_version", s.schemaVersion()).add("expires_at", s.deadline().expiresAt())
+                    .add("deadline_semantics", s.deadline().semantics().name()).add("min_execution_ms", s.deadline().minExecutionMs())
                     .add("subject", s.subject()).add("source_revision", s.sourceRevision())
                     .add("payload", reader.readObject()).build();
         }

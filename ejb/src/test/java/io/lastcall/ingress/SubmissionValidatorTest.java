@@ -44,7 +44,7 @@ class SubmissionValidatorTest {
         SubmissionValidator.Result r = check(valid().build());
         assertTrue(r.valid(), r.message());
         assertEquals("inc-42-r7", r.submission().jobId());
-        assertEquals(NOW + 60_000, r.submission().expiresAt());
+        assertEquals(NOW + 60_000, r.submission().deadline().expiresAt());
         assertEquals(256, r.submission().maxTokens());
         assertEquals(java.util.List.of("summarize"), r.submission().promptTexts());
         assertEquals(1, r.submission().choices());
@@ -76,7 +76,7 @@ class SubmissionValidatorTest {
                 .add("min_execution_ms", 59_950));
         SubmissionValidator.Result ok = check(valid().add("deadline_semantics", "LATEST_USEFUL_COMPLETION")
                 .add("min_execution_ms", 59_949).build());
-        assertEquals(DeadlineSemantics.LATEST_USEFUL_COMPLETION, ok.submission().semantics());
+        assertEquals(DeadlineSemantics.LATEST_USEFUL_COMPLETION, ok.submission().deadline().semantics());
         rejects(Rejection.MIN_EXECUTION_MALFORMED, valid().add("min_execution_ms", -1));
         rejects(Rejection.MIN_EXECUTION_MALFORMED, valid().add("min_execution_ms", "1000"));
         rejects(Rejection.SEMANTICS_INVALID, valid().add("deadline_semantics", "SOMETIME"));

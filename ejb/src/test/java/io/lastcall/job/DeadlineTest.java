@@ -13,44 +13,44 @@ class DeadlineTest {
     @Test
     void clockMarginScenario() {
         // docs/design.md §3.3, the clock-margin case: worker time 10,000, deadline 10,080: admitted with margin 0, rejected with margin 100
-        assertTrue(Deadline.mayDispatch(10_080, 10_000, 0, LATEST_START, 0));
-        assertEquals(80, Deadline.remainingForDispatch(10_080, 10_000, 0, LATEST_START, 0));
-        assertFalse(Deadline.mayDispatch(10_080, 10_000, 100, LATEST_START, 0));
-        assertEquals(-20, Deadline.remainingForDispatch(10_080, 10_000, 100, LATEST_START, 0));
+        assertTrue(new Deadline(10_080, LATEST_START, 0).mayDispatch(10_000, 0));
+        assertEquals(80, new Deadline(10_080, LATEST_START, 0).remainingForDispatch(10_000, 0));
+        assertFalse(new Deadline(10_080, LATEST_START, 0).mayDispatch(10_000, 100));
+        assertEquals(-20, new Deadline(10_080, LATEST_START, 0).remainingForDispatch(10_000, 100));
     }
 
     @Test
     void exactlyAtTheDeadlineIsTooLate() {
-        assertFalse(Deadline.mayDispatch(10_000, 10_000, 0, LATEST_START, 0));
-        assertTrue(Deadline.mayDispatch(10_000, 9_999, 0, LATEST_START, 0), "1 ms before");
-        assertFalse(Deadline.mayDispatch(10_000, 10_001, 0, LATEST_START, 0), "1 ms after");
+        assertFalse(new Deadline(10_000, LATEST_START, 0).mayDispatch(10_000, 0));
+        assertTrue(new Deadline(10_000, LATEST_START, 0).mayDispatch(9_999, 0), "1 ms before");
+        assertFalse(new Deadline(10_000, LATEST_START, 0).mayDispatch(10_001, 0), "1 ms after");
     }
 
     @Test
     void usefulCompletionReservesTheMinimumExecution() {
-        assertEquals(500, Deadline.remainingForDispatch(10_000, 8_000, 500, LATEST_USEFUL_COMPLETION, 1_000));
-        assertFalse(Deadline.mayDispatch(10_000, 8_000, 0, LATEST_USEFUL_COMPLETION, 2_000));
-        assertTrue(Deadline.mayDispatch(10_000, 8_000, 0, LATEST_USEFUL_COMPLETION, 1_999));
-        assertEquals(2_000, Deadline.remainingForDispatch(10_000, 8_000, 0, LATEST_START, 1_000),
+        assertEquals(500, new Deadline(10_000, LATEST_USEFUL_COMPLETION, 1_000).remainingForDispatch(8_000, 500));
+        assertFalse(new Deadline(10_000, LATEST_USEFUL_COMPLETION, 2_000).mayDispatch(8_000, 0));
+        assertTrue(new Deadline(10_000, LATEST_USEFUL_COMPLETION, 1_999).mayDispatch(8_000, 0));
+        assertEquals(2_000, new Deadline(10_000, LATEST_START, 1_000).remainingForDispatch(8_000, 0),
                 "min_execution_ms does not apply to LATEST_START");
     }
 
     @Test
     void negativeMarginsCountAsZero() {
-        assertEquals(80, Deadline.remainingForDispatch(10_080, 10_000, -500, LATEST_USEFUL_COMPLETION, -7));
+        assertEquals(80, new Deadline(10_080, LATEST_USEFUL_COMPLETION, -7).remainingForDispatch(10_000, -500));
     }
 
     @Test
     void extremeValuesSaturateInsteadOfOverflowing() {
-        assertEquals(Long.MIN_VALUE, Deadline.remainingForDispatch(Long.MIN_VALUE, 1, 0, LATEST_START, 0));
-        assertEquals(Long.MAX_VALUE, Deadline.remainingForDispatch(Long.MAX_VALUE, -1, 0, LATEST_START, 0));
-        assertFalse(Deadline.mayDispatch(0, Long.MAX_VALUE, Long.MAX_VALUE, LATEST_USEFUL_COMPLETION, Long.MAX_VALUE));
-        assertTrue(Deadline.mayDispatch(Long.MAX_VALUE, 0, 0, LATEST_START, 0));
+        assertEquals(Long.MIN_VALUE, new Deadline(Long.MIN_VALUE, LATEST_START, 0).remainingForDispatch(1, 0));
+        assertEquals(Long.MAX_VALUE, new Deadline(Long.MAX_VALUE, LATEST_START, 0).remainingForDispatch(-1, 0));
+        assertFalse(new Deadline(0, LATEST_USEFUL_COMPLETION, Long.MAX_VALUE).mayDispatch(Long.MAX_VALUE, Long.MAX_VALUE));
+        assertTrue(new Deadline(Long.MAX_VALUE, LATEST_START, 0).mayDispatch(0, 0));
     }
 
     @Test
     void publishTtlIsTheRemainingDispatchableLifetimeCappedAndNeverZero() {
-        long remaining = Deadline.remainingForDispatch(15_000, 10_000, 50, LATEST_USEFUL_COMPLETION, 1_000);
+        long remaining = new Deadline(15_000, LATEST_USEFUL_COMPLETION, 1_000).remainingForDispatch(10_000, 50);
         assertEquals(3_950, Deadline.publishTtlMs(remaining, 60_000), "margin and min execution come off");
         assertEquals(1_000, Deadline.publishTtlMs(5_000, 1_000), "capped by the queue's TTL");
         assertEquals(5_000, Deadline.publishTtlMs(5_000, 0), "no cap");
@@ -61,8 +61,28 @@ class DeadlineTest {
 
     @Test
     void lateOnlyForUsefulCompletion() {
-        assertTrue(Deadline.isLate(10_000, 10_001, LATEST_USEFUL_COMPLETION));
-        assertFalse(Deadline.isLate(10_000, 10_000, LATEST_USEFUL_COMPLETION));
-        assertFalse(Deadline.isLate(10_000, 99_000, LATEST_START));
+        assertTrue(new Deadline(10_000, LATEST_USEFUL_COMPLETION, 0).isLateAt(10_001));
+        assertFalse(new Deadline(10_000, LATEST_USEFUL_COMPLETION, 0).isLateAt(10_000));
+        assertFalse(new Deadline(10_000, LATEST_START, 0).isLateAt(99_000));
+    }
+
+    @Test
+    void theLastDispatchInstantIsWhereTheRemainingLifetimeEnds() {
+        Deadline useful = new Deadline(10_000, LATEST_USEFUL_COMPLETION, 1_000);
+        assertEquals(8_900, useful.lastDispatchAt(100), "deadline − margin − minimum execution");
+        assertEquals(1, useful.remainingForDispatch(8_899, 100));
+        assertEquals(0, useful.remainingForDispatch(8_900, 100), "at that instant it is too late");
+        assertEquals(9_900, new Deadline(10_000, LATEST_START, 1_000).lastDispatchAt(100), "nothing reserved");
+    }
+
+    @Test
+    void theCallTimeoutIsTheMaximumExecutionOrTheDeadlinePlusGrace() {
+        assertEquals(60_000, Deadline.latestStart(10_000).callTimeoutMs(9_000, 60_000, 30_000), "LATEST_START: as long as allowed");
+        Deadline useful = new Deadline(10_000, LATEST_USEFUL_COMPLETION, 500);
+        assertEquals(31_000, useful.callTimeoutMs(9_000, 60_000, 30_000), "until the deadline plus the late grace");
+        assertEquals(5_000, useful.callTimeoutMs(9_000, 5_000, 30_000), "never past the maximum execution");
+        assertEquals(30_000, useful.callTimeoutMs(20_000, 60_000, 30_000), "started after the deadline: the grace");
+        assertEquals(1, useful.callTimeoutMs(20_000, 60_000, 0), "at least 1 ms");
+        assertEquals(9_000 + 31_000, useful.resultDueBy(9_000, 60_000, 30_000));
     }
 }

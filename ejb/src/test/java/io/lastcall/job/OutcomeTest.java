@@ -51,7 +51,7 @@ class OutcomeTest {
             assertEquals(java.util.Optional.of(o), Outcome.of(o.state(), o.reason()), o.key());
         }
         assertEquals(java.util.Optional.empty(), Outcome.of(JobState.COMPLETED, "CANCELED"), "no such pair");
-        Job job = new Job("j", "w", 1, 1_000, 60_000, DeadlineSemantics.LATEST_START, 0, "s", "r1", "m", "{}",
+        Job job = new Job("j", "w", 1, 1_000, Deadline.latestStart(60_000), "s", "r1", "m", "{}",
                 java.math.BigDecimal.ONE, "rev");
         assertEquals(java.util.Optional.empty(), job.outcome(), "not ended yet");
         job.end(Outcome.EXPIRED_IN_BROKER, 2_000);
@@ -60,7 +60,7 @@ class OutcomeTest {
 
     @Test
     void endingAJobClearsAnOwedPublish() {
-        Job job = new Job("j", "w", 1, 1_000, 60_000, DeadlineSemantics.LATEST_START, 0, "s", "r1", "m", "{}",
+        Job job = new Job("j", "w", 1, 1_000, Deadline.latestStart(60_000), "s", "r1", "m", "{}",
                 java.math.BigDecimal.ONE, "rev");
         assertEquals(1_000L, job.getPublishRequestedAt(), "owed from acceptance");
         job.end(Outcome.EXPIRED_BEFORE_PUBLISH, 2_000);

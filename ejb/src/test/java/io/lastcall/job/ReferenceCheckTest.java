@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 
 class ReferenceCheckTest {
 
-    private static final Job JOB = new Job("j-1", "w", 1, 1_000, 60_000, DeadlineSemantics.LATEST_START, 0, "s",
+    private static final Job JOB = new Job("j-1", "w", 1, 1_000, Deadline.latestStart(60_000), "s",
             "r1", "m", "{}", BigDecimal.ONE, "rev");
 
     private static ReferenceCheck.Verdict check(String body, Job job) {
