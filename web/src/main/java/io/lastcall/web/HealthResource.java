@@ -11,14 +11,14 @@ import io.lastcall.policy.Settings;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.json.bind.annotation.JsonbNillable;
 import jakarta.json.bind.annotation.JsonbProperty;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
@@ -52,108 +52,93 @@ public class HealthResource {
     @GET
     @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR, Roles.SUBMITTER})
     public Response health() {
-        Map<String, Object> body = new LinkedHashMap<>();
         Health.Snapshot now = health.now();
-
-        Map<String, Object> db = new LinkedHashMap<>();
-        db.put("status", now.database().up() ? "UP" : "DOWN");
-        if (now.database().up()) {
-            db.put("product", now.database().product());
-        } else {
-            db.put("error", now.database().error());
-        }
-
-        Map<String, Object> broker = new LinkedHashMap<>();
-        BrokerTopology.Readiness readiness = now.broker();
-        broker.put("status", readiness.up() ? "UP" : "DOWN");
-        broker.put("connected", readiness.consumersConnected());
-        broker.put("topology_declared", readiness.topologyDeclared());
-        if (readiness.topologyError() != null) {
-            broker.put("topology_error", readiness.topologyError());
-        }
-        if (!readiness.missingQueues().isEmpty()) {
-            broker.put("missing_queues", readiness.missingQueues());
-        }
-        if (!readiness.unconsumedWorkQueues().isEmpty()) {
-            broker.put("unconsumed_work_queues", readiness.unconsumedWorkQueues());
-        }
-        broker.put("consumers", readiness.activations().stream().map(HealthResource::view).toList());
-
-        ClockHealth.Reading reading = now.clock().reading();
-        Map<String, Object> clockView = new LinkedHashMap<>();
-        clockView.put("status", reading.status().name());
-        clockView.put("reference", reading.reference());
-        clockView.put("skew_ms", reading.skewMs());
-        clockView.put("detail", reading.detail());
-        clockView.put("admitting", now.clock().admitting());
-
-        Map<String, Object> dispatch = new LinkedHashMap<>();
-        dispatch.put("permits", permits.size());
-        dispatch.put("in_use", permits.inUse());
-        dispatch.put("waiting", permits.waiting());
-
         // two live servers with one instance id: each would take the other's handoffs for its own
         boolean shared = !incarnation.duplicates().isEmpty();
         boolean up = now.up() && !shared;
-        body.put("status", up ? "UP" : "DOWN");
-        if (!now.up()) {
-            body.put("cause", now.cause());
-        } else if (shared) {
-            body.put("cause", "instance: id " + incarnation.instanceId() + " is also used by live boot(s) "
-                    + incarnation.duplicates() + "; give each server its own lastcall.instance.id");
-        }
-        body.put("database", db);
-        body.put("broker", broker);
-        body.put("clock", clockView);
-        body.put("dispatch", dispatch);
-        body.put("instance", instance());
+        String cause = !now.up() ? now.cause() : shared ? "instance: id " + incarnation.instanceId()
+                + " is also used by live boot(s) " + incarnation.duplicates()
+                + "; give each server its own lastcall.instance.id" : null;
+        Health.Database db = now.database();
+        BrokerTopology.Readiness broker = now.broker();
+        ClockHealth.Reading reading = now.clock().reading();
+        HealthView body = new HealthView(up ? "UP" : "DOWN", cause,
+                new DatabaseView(db.up() ? "UP" : "DOWN", db.product(), db.error()),
+                new BrokerView(broker.up() ? "UP" : "DOWN", broker.consumersConnected(), broker.topologyDeclared(),
+                        broker.topologyError(), orNull(broker.missingQueues()), orNull(broker.unconsumedWorkQueues()),
+                        broker.activations().stream().map(ConsumerView::of).toList()),
+                new ClockView(reading.status().name(), reading.reference(), reading.skewMs(), reading.detail(),
+                        now.clock().admitting()),
+                new DispatchView(permits.size(), permits.inUse(), permits.waiting()), instance());
         return Response.status(up ? 200 : 503).entity(body).build();
     }
 
+    /** The health body; a field without a value is left out. */
+    public record HealthView(String status, String cause, DatabaseView database, BrokerView broker, ClockView clock,
+            DispatchView dispatch, InstanceView instance) {
+    }
+
+    public record DatabaseView(String status, String product, String error) {
+    }
+
+    public record BrokerView(String status, boolean connected,
+            @JsonbProperty("topology_declared") boolean topologyDeclared,
+            @JsonbProperty("topology_error") String topologyError,
+            @JsonbProperty("missing_queues") List<String> missingQueues,
+            @JsonbProperty("unconsumed_work_queues") List<String> unconsumedWorkQueues, List<ConsumerView> consumers) {
+    }
+
+    /** One activation's consumers, as the adapter reports them. */
+    @JsonbNillable
+    public record ConsumerView(String queue, String broker, boolean connected,
+            @JsonbProperty("consumers_connected") int consumersConnected,
+            @JsonbProperty("consumers_configured") int consumersConfigured, int prefetch, long delivered,
+            long acknowledged, long requeued, long rejected, long paused,
+            @JsonbProperty("missing_queues") List<String> missingQueues, @JsonbProperty("last_error") String lastError) {
+
+        static ConsumerView of(ConsumerStatus.Activation a) {
+            return new ConsumerView(a.queue(), a.broker(), a.connected(), a.consumersConnected(),
+                    a.consumersConfigured(), a.prefetch(), a.delivered(), a.acknowledged(), a.requeued(), a.rejected(),
+                    a.paused(), a.missingQueues(), a.lastError());
+        }
+    }
+
+    public record ClockView(String status, String reference, @JsonbProperty("skew_ms") Long skewMs, String detail,
+            boolean admitting) {
+    }
+
+    public record DispatchView(int permits, @JsonbProperty("in_use") int inUse, int waiting) {
+    }
+
     /** This server boot, its lease, and every boot whose lease holds (the servers sharing the ledger). */
-    private Map<String, Object> instance() {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", incarnation.instanceId());
-        v.put("boot_id", incarnation.bootId());
-        v.put("booted_at", incarnation.bootedAt());
-        v.put("lease_ms", settings.instanceLeaseMs());
-        v.put("lease_renewed_at", incarnation.renewedAt());
-        if (incarnation.renewalError() != null) {
-            v.put("lease_error", incarnation.renewalError());
-        }
-        if (!incarnation.duplicates().isEmpty()) {
-            v.put("same_id_live_boots", incarnation.duplicates());
-        }
+    public record InstanceView(String id, @JsonbProperty("boot_id") String bootId,
+            @JsonbProperty("booted_at") long bootedAt, @JsonbProperty("lease_ms") long leaseMs,
+            @JsonbProperty("lease_renewed_at") long leaseRenewedAt, @JsonbProperty("lease_error") String leaseError,
+            @JsonbProperty("same_id_live_boots") List<String> sameIdLiveBoots, List<LiveBoot> live,
+            @JsonbProperty("live_error") String liveError) {
+    }
+
+    private InstanceView instance() {
+        List<LiveBoot> live = null;
+        String liveError = null;
         try {
-            v.put("live", leases.live(System.currentTimeMillis(), settings.instanceLeaseMs()).stream()
+            live = leases.live(System.currentTimeMillis(), settings.instanceLeaseMs()).stream()
                     .map(l -> new LiveBoot(l.getInstanceId(), l.getBootId(), l.getStartedAt(), l.getHeartbeatAt()))
-                    .toList());
+                    .toList();
         } catch (RuntimeException e) {
-            v.put("live_error", String.valueOf(e.getMessage()));
+            liveError = String.valueOf(e.getMessage());
         }
-        return v;
+        return new InstanceView(incarnation.instanceId(), incarnation.bootId(), incarnation.bootedAt(),
+                settings.instanceLeaseMs(), incarnation.renewedAt(), incarnation.renewalError(),
+                orNull(incarnation.duplicates()), live, liveError);
+    }
+
+    private static List<String> orNull(List<String> list) {
+        return list.isEmpty() ? null : list;
     }
 
     /** A server boot whose lease holds. */
     public record LiveBoot(@JsonbProperty("instance_id") String instanceId, @JsonbProperty("boot_id") String bootId,
             @JsonbProperty("started_at") long startedAt, @JsonbProperty("heartbeat_at") long heartbeatAt) {
-    }
-
-    private static Map<String, Object> view(ConsumerStatus.Activation a) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("queue", a.queue());
-        v.put("broker", a.broker());
-        v.put("connected", a.connected());
-        v.put("consumers_connected", a.consumersConnected());
-        v.put("consumers_configured", a.consumersConfigured());
-        v.put("prefetch", a.prefetch());
-        v.put("delivered", a.delivered());
-        v.put("acknowledged", a.acknowledged());
-        v.put("requeued", a.requeued());
-        v.put("rejected", a.rejected());
-        v.put("paused", a.paused());
-        v.put("missing_queues", a.missingQueues());
-        v.put("last_error", a.lastError());
-        return v;
     }
 }

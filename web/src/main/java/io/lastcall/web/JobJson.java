@@ -1,89 +1,93 @@
 package io.lastcall.web;
 
-import io.lastcall.ledger.LedgerQueries.JobDetails;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.Job;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import io.lastcall.ledger.LedgerQueries.JobDetails;
+import jakarta.json.bind.annotation.JsonbNillable;
+import jakarta.json.bind.annotation.JsonbProperty;
+import java.math.BigDecimal;
+import java.util.List;
 
-/** The job view of the API contract: job fields, outcome, trace and attempts. */
+/**
+ * The job views of the API contract, as records JSON-B writes: a job with its trace and attempts,
+ * and a job in a search result. A field without a value is written as null, never left out.
+ */
 final class JobJson {
 
     private JobJson() {
     }
 
-    static Map<String, Object> of(JobDetails details) {
-        Job job = details.job();
-        Map<String, Object> v = identity(job);
-        v.put("expires_at", job.getExpiresAt());
-        v.put("deadline_semantics", job.getDeadlineSemantics().name());
-        v.put("min_execution_ms", job.getMinExecutionMs());
-        v.put("subject", job.getSubject());
-        v.put("source_revision", job.getSourceRevision());
-        v.put("schema_version", job.getSchemaVersion());
-        v.put("generation", job.getGeneration());
-        v.put("estimate", job.getEstimate());
-        v.put("estimate_revision", job.getEstimateRevision());
-        Map<String, Object> trace = new LinkedHashMap<>();
-        trace.put("accepted_at", job.getAcceptedAt());
-        trace.put("published_at", job.getPublishedAt());
-        trace.put("received_at", job.getReceivedAt());
-        trace.put("permit_at", job.getPermitAt());
-        trace.put("checked_at", job.getCheckedAt());
-        trace.put("handed_off_at", job.getHandedOffAt());
-        trace.put("finished_at", job.getFinishedAt());
-        trace.put("expires_at", job.getExpiresAt());
-        v.put("trace", trace);
-        v.put("attempts", details.attempts().stream().map(JobJson::attempt).toList());
-        return v;
+    /** A job: its fields, where it stands, its trace and its attempts. */
+    @JsonbNillable
+    record JobView(@JsonbProperty("job_id") String jobId, String workload, String state, String outcome,
+            String reason, @JsonbProperty("expires_at") long expiresAt,
+            @JsonbProperty("deadline_semantics") String deadlineSemantics,
+            @JsonbProperty("min_execution_ms") long minExecutionMs, String subject,
+            @JsonbProperty("source_revision") String sourceRevision,
+            @JsonbProperty("schema_version") int schemaVersion, long generation, BigDecimal estimate,
+            @JsonbProperty("estimate_revision") String estimateRevision, Trace trace, List<AttemptView> attempts) {
+    }
+
+    /** When each step happened (epoch ms), beside the deadline. */
+    @JsonbNillable
+    record Trace(@JsonbProperty("accepted_at") long acceptedAt, @JsonbProperty("published_at") Long publishedAt,
+            @JsonbProperty("received_at") Long receivedAt, @JsonbProperty("permit_at") Long permitAt,
+            @JsonbProperty("checked_at") Long checkedAt, @JsonbProperty("handed_off_at") Long handedOffAt,
+            @JsonbProperty("finished_at") Long finishedAt, @JsonbProperty("expires_at") long expiresAt) {
+    }
+
+    /** One attempt: its state, money, timings and what the backend answered. */
+    @JsonbNillable
+    record AttemptView(@JsonbProperty("attempt_id") String attemptId, String state, long generation, Usage usage,
+            BigDecimal estimate, @JsonbProperty("estimate_revision") String estimateRevision, BigDecimal reserved,
+            BigDecimal cost, boolean late, @JsonbProperty("usage_missing") boolean usageMissing,
+            @JsonbProperty("check_to_handoff_ms") Long checkToHandoffMs,
+            @JsonbProperty("check_to_last_byte_ms") Long checkToLastByteMs,
+            @JsonbProperty("instance_id") String instanceId, @JsonbProperty("claimed_at") long claimedAt,
+            @JsonbProperty("handed_off_at") Long handedOffAt, @JsonbProperty("finished_at") Long finishedAt,
+            @JsonbProperty("http_status") Integer httpStatus, String error, String result) {
+    }
+
+    /** The usage the backend reported (null when it did not). */
+    @JsonbNillable
+    record Usage(@JsonbProperty("prompt_tokens") Long promptTokens,
+            @JsonbProperty("completion_tokens") Long completionTokens) {
     }
 
     /** A job in a search result: who, what, where it stands; the attempts are in the job view and the export. */
-    static Map<String, Object> summary(Job job) {
-        Map<String, Object> v = identity(job);
-        v.put("subject", job.getSubject());
-        v.put("expires_at", job.getExpiresAt());
-        v.put("accepted_at", job.getAcceptedAt());
-        v.put("finished_at", job.getFinishedAt());
-        v.put("submitted_by", job.getSubmittedBy());
-        return v;
+    @JsonbNillable
+    record JobSummary(@JsonbProperty("job_id") String jobId, String workload, String state, String outcome,
+            String reason, String subject, @JsonbProperty("expires_at") long expiresAt,
+            @JsonbProperty("accepted_at") long acceptedAt, @JsonbProperty("finished_at") Long finishedAt,
+            @JsonbProperty("submitted_by") String submittedBy) {
     }
 
-    /** What every view of a job starts with: which job, and where it stands. */
-    private static Map<String, Object> identity(Job job) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("job_id", job.getJobId());
-        v.put("workload", job.getWorkload());
-        v.put("state", job.getState().name());
-        v.put("outcome", job.getState().isTerminal() ? job.getState().name() : null);
-        v.put("reason", job.getReason());
-        return v;
+    static JobView of(JobDetails details) {
+        Job job = details.job();
+        return new JobView(job.getJobId(), job.getWorkload(), job.getState().name(), outcome(job), job.getReason(),
+                job.getExpiresAt(), job.getDeadlineSemantics().name(), job.getMinExecutionMs(), job.getSubject(),
+                job.getSourceRevision(), job.getSchemaVersion(), job.getGeneration(), job.getEstimate(),
+                job.getEstimateRevision(), new Trace(job.getAcceptedAt(), job.getPublishedAt(), job.getReceivedAt(),
+                        job.getPermitAt(), job.getCheckedAt(), job.getHandedOffAt(), job.getFinishedAt(),
+                        job.getExpiresAt()),
+                details.attempts().stream().map(JobJson::attempt).toList());
     }
 
-    private static Map<String, Object> attempt(Attempt a) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("attempt_id", a.getAttemptId());
-        v.put("state", a.getState().name());
-        v.put("generation", a.getGeneration());
-        Map<String, Object> usage = new LinkedHashMap<>();
-        usage.put("prompt_tokens", a.getPromptTokens());
-        usage.put("completion_tokens", a.getCompletionTokens());
-        v.put("usage", usage);
-        v.put("estimate", a.getEstimate());
-        v.put("estimate_revision", a.getEstimateRevision());
-        v.put("reserved", a.getReserved());
-        v.put("cost", a.getCost());
-        v.put("late", a.isLate());
-        v.put("usage_missing", a.isUsageMissing());
-        v.put("check_to_handoff_ms", a.getCheckToHandoffMs());
-        v.put("check_to_last_byte_ms", a.getCheckToLastByteMs());
-        v.put("instance_id", a.getInstanceId());
-        v.put("claimed_at", a.getClaimedAt());
-        v.put("handed_off_at", a.getHandedOffAt());
-        v.put("finished_at", a.getFinishedAt());
-        v.put("http_status", a.getHttpStatus());
-        v.put("error", a.getError());
-        v.put("result", a.getResult());
-        return v;
+    static JobSummary summary(Job job) {
+        return new JobSummary(job.getJobId(), job.getWorkload(), job.getState().name(), outcome(job), job.getReason(),
+                job.getSubject(), job.getExpiresAt(), job.getAcceptedAt(), job.getFinishedAt(), job.getSubmittedBy());
+    }
+
+    /** The terminal state, or null while the job has none. */
+    private static String outcome(Job job) {
+        return job.getState().isTerminal() ? job.getState().name() : null;
+    }
+
+    private static AttemptView attempt(Attempt a) {
+        return new AttemptView(a.getAttemptId(), a.getState().name(), a.getGeneration(),
+                new Usage(a.getPromptTokens(), a.getCompletionTokens()), a.getEstimate(), a.getEstimateRevision(),
+                a.getReserved(), a.getCost(), a.isLate(), a.isUsageMissing(), a.getCheckToHandoffMs(),
+                a.getCheckToLastByteMs(), a.getInstanceId(), a.getClaimedAt(), a.getHandedOffAt(), a.getFinishedAt(),
+                a.getHttpStatus(), a.getError(), a.getResult());
     }
 }

@@ -11,6 +11,7 @@ import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.JsonObject;
+import jakarta.json.bind.annotation.JsonbNillable;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -107,12 +108,19 @@ public class JobsResource {
             return new Refusal("FILTER_INVALID", e.getMessage()).response(400);
         }
         List<Job> page = queries.search(filter);
-        Map<String, Object> body = new java.util.LinkedHashMap<>();
-        body.put("jobs", page.stream().map(JobJson::summary).toList());
         Job last = page.isEmpty() ? null : page.get(page.size() - 1);
-        body.put("next", page.size() < filter.limit() || last == null ? null
-                : JobSearch.cursor(last.getAcceptedAt(), last.getJobId()));
-        return Response.ok(body).build();
+        return Response.ok(new JobPage(page.stream().map(JobJson::summary).toList(),
+                page.size() < filter.limit() || last == null ? null
+                        : JobSearch.cursor(last.getAcceptedAt(), last.getJobId()))).build();
+    }
+
+    /** One page of a search, and the cursor of the next (null on the last page). */
+    @JsonbNillable
+    record JobPage(List<JobJson.JobSummary> jobs, String next) {
+    }
+
+    /** A cancel that came too late: why, and the job as it stands. */
+    record CancelConflict(String reason, String message, JobJson.JobView job) {
     }
 
     /**
@@ -190,14 +198,10 @@ public class JobsResource {
     }
 
     private Response conflict(String id, OperatorCommands.CancelResult result, String message) {
-        Map<String, Object> body = new java.util.LinkedHashMap<>();
-        body.put("reason", result.name());
-        body.put("message", message);
-        body.put("job", view(id));
-        return Response.status(409).entity(body).build();
+        return Response.status(409).entity(new CancelConflict(result.name(), message, view(id))).build();
     }
 
-    private Map<String, Object> view(String jobId) {
+    private JobJson.JobView view(String jobId) {
         return JobJson.of(queries.details(jobId).orElseThrow());
     }
 

@@ -5,14 +5,14 @@ import io.lastcall.job.QuarantinedMessage;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.ws.rs.DefaultValue;
+import jakarta.json.bind.annotation.JsonbNillable;
+import jakarta.json.bind.annotation.JsonbProperty;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
@@ -29,20 +29,19 @@ public class QuarantineResource {
 
     @GET
     @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
-    public List<Map<String, Object>> list(@QueryParam("limit") @DefaultValue("1000") int limit) {
-        return quarantine.newest(limit).stream().map(QuarantineResource::view).toList();
+    public List<QuarantinedView> list(@QueryParam("limit") @DefaultValue("1000") int limit) {
+        return quarantine.newest(limit).stream().map(QuarantinedView::of).toList();
     }
 
-    private static Map<String, Object> view(QuarantinedMessage q) {
-        Map<String, Object> v = new LinkedHashMap<>();
-        v.put("id", q.getId());
-        v.put("message_id", q.getMessageId());
-        v.put("queue", q.getQueue());
-        v.put("job_id", q.getJobId());
-        v.put("reason", q.getReason());
-        v.put("detail", q.getDetail());
-        v.put("body", q.getBody());
-        v.put("quarantined_at", q.getQuarantinedAt());
-        return v;
+    /** A quarantined message: where it came from, why it was kept aside, and what it said. */
+    @JsonbNillable
+    public record QuarantinedView(Long id, @JsonbProperty("message_id") String messageId, String queue,
+            @JsonbProperty("job_id") String jobId, String reason, String detail, String body,
+            @JsonbProperty("quarantined_at") long quarantinedAt) {
+
+        static QuarantinedView of(QuarantinedMessage q) {
+            return new QuarantinedView(q.getId(), q.getMessageId(), q.getQueue(), q.getJobId(), q.getReason(),
+                    q.getDetail(), q.getBody(), q.getQuarantinedAt());
+        }
     }
 }

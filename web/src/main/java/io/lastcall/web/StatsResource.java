@@ -7,6 +7,7 @@ import io.lastcall.reconcile.Reconciler;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
+import jakarta.json.bind.annotation.JsonbProperty;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
@@ -17,9 +18,10 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.time.Clock;
-import java.util.LinkedHashMap;
+import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
@@ -54,11 +56,32 @@ public class StatsResource {
     @GET
     @Path("stats")
     @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
-    public Map<String, Object> stats() {
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("workloads", view(stats.byWorkload(clock.millis())));
-        body.put("queues", queueDepths.read());
-        return body;
+    public Stats stats() {
+        return new Stats(view(stats.byWorkload(clock.millis())), queueDepths.read());
+    }
+
+    /** Each workload's figures, and the queues' depths in RabbitMQ. */
+    public record Stats(Map<String, WorkloadView> workloads, List<QueueDepths.Depth> queues) {
+    }
+
+    /** One workload's counts, money and invariant. */
+    public record WorkloadView(long accepted, long jobs, long terminal, @JsonbProperty("in_flight") long inFlight,
+            Map<String, Long> outcomes, Map<String, Long> reasons,
+            @JsonbProperty("in_flight_by_state") Map<String, Long> inFlightByState, long attempts,
+            @JsonbProperty("actual_spend") BigDecimal actualSpend, BigDecimal reserved,
+            @JsonbProperty("estimated_avoided_exposure") BigDecimal estimatedAvoidedExposure,
+            @JsonbProperty("estimated_avoided_exposure_by_estimate_revision")
+            Map<String, BigDecimal> estimatedAvoidedExposureByEstimateRevision,
+            @JsonbProperty("overdue_in_flight") long overdueInFlight, @JsonbProperty("double_claims") long doubleClaims,
+            @JsonbProperty("invariant_holds") boolean invariantHolds) {
+
+        static WorkloadView of(LedgerStats.Workload w) {
+            Map<String, Long> reasons = new TreeMap<>();
+            w.byOutcome.forEach((o, n) -> reasons.put(o.key(), n));
+            return new WorkloadView(w.accepted, w.jobs, w.terminal, w.inFlight, w.outcomes, reasons, w.inFlightByState,
+                    w.attempts, w.actualSpend, w.reserved, w.avoidedExposure, w.avoidedExposureByEstimateRevision,
+                    w.overdue, w.doubleClaims, w.invariantHolds());
+        }
     }
 
     /** The dashboard's chart: jobs ended per minute, by workload and outcome. */
@@ -81,48 +104,28 @@ public class StatsResource {
     @Path("reconcile")
     @Consumes(MediaType.APPLICATION_JSON)
     @SecurityRequirement(name = Roles.SCHEME, scopes = Roles.OPERATOR)
-    public Map<String, Object> reconcile() {
-        Reconciler.Report report = reconciler.run();
-        Map<String, Object> body = new LinkedHashMap<>();
-        body.put("at", report.at());
-        body.put("republished", report.republished());
-        body.put("expired", report.expired());
-        body.put("revoked", report.revoked());
-        body.put("outcome_unknown", report.unknown());
-        body.put("previous_boot", report.previousBoot());
-        body.put("lapsed_leases", report.lapsedLeases());
-        body.put("rolled_up", report.rolledUp());
-        body.put("purged", Map.of("jobs", report.purged().jobs(), "deliveries", report.purged().deliveries(),
-                "quarantined", report.purged().quarantined()));
-        body.put("failures", report.failures());
-        body.put("invariant_holds", report.invariantHolds());
-        body.put("workloads", view(report.workloads()));
-        return body;
+    public Reconciled reconcile() {
+        Reconciler.Report r = reconciler.run();
+        return new Reconciled(r.at(), r.republished(), r.expired(), r.revoked(), r.unknown(), r.previousBoot(),
+                r.lapsedLeases(), r.rolledUp(), new Purged(r.purged().jobs(), r.purged().deliveries(),
+                        r.purged().quarantined()), r.failures(), r.invariantHolds(), view(r.workloads()));
     }
 
-    private static Map<String, Object> view(Map<String, LedgerStats.Workload> workloads) {
-        Map<String, Object> all = new LinkedHashMap<>();
-        workloads.forEach((name, w) -> {
-            Map<String, Object> v = new LinkedHashMap<>();
-            v.put("accepted", w.accepted);
-            v.put("jobs", w.jobs);
-            v.put("terminal", w.terminal);
-            v.put("in_flight", w.inFlight);
-            v.put("outcomes", w.outcomes);
-            Map<String, Long> reasons = new java.util.TreeMap<>();
-            w.byOutcome.forEach((o, n) -> reasons.put(o.key(), n));
-            v.put("reasons", reasons);
-            v.put("in_flight_by_state", w.inFlightByState);
-            v.put("attempts", w.attempts);
-            v.put("actual_spend", w.actualSpend);
-            v.put("reserved", w.reserved);
-            v.put("estimated_avoided_exposure", w.avoidedExposure);
-            v.put("estimated_avoided_exposure_by_estimate_revision", w.avoidedExposureByEstimateRevision);
-            v.put("overdue_in_flight", w.overdue);
-            v.put("double_claims", w.doubleClaims);
-            v.put("invariant_holds", w.invariantHolds());
-            all.put(name, v);
-        });
+    /** What one reconciler pass did, and the figures after it. */
+    public record Reconciled(long at, int republished, int expired, int revoked,
+            @JsonbProperty("outcome_unknown") int outcomeUnknown, @JsonbProperty("previous_boot") int previousBoot,
+            @JsonbProperty("lapsed_leases") int lapsedLeases, @JsonbProperty("rolled_up") int rolledUp, Purged purged,
+            List<String> failures, @JsonbProperty("invariant_holds") boolean invariantHolds,
+            Map<String, WorkloadView> workloads) {
+    }
+
+    /** What retention removed in the pass. */
+    public record Purged(int jobs, int deliveries, int quarantined) {
+    }
+
+    private static Map<String, WorkloadView> view(Map<String, LedgerStats.Workload> workloads) {
+        Map<String, WorkloadView> all = new TreeMap<>();
+        workloads.forEach((name, w) -> all.put(name, WorkloadView.of(w)));
         return all;
     }
 }
