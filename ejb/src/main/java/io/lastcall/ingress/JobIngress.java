@@ -178,6 +178,11 @@ public class JobIngress {
             return Optional.empty();
         }
         ClockHealth.Reading reading = clockHealth.current();
+        if (reading.status() == ClockHealth.Status.UNKNOWN && "database".equals(reading.reference())) {
+            // the reference is the ledger itself: what does not answer is the database, and that is the cause to give
+            return Optional.of(Verdict.refused(Rejection.LEDGER_UNAVAILABLE, "the ledger database did not answer ("
+                    + reading.detail() + "); retry: submitting the same envelope again is safe"));
+        }
         return Optional.of(Verdict.refused(Rejection.CLOCK_UNHEALTHY, "clock " + reading.status() + " against "
                 + reading.reference() + ": " + reading.detail() + "; admission is stopped"));
     }

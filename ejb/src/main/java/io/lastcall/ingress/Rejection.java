@@ -34,7 +34,9 @@ public enum Rejection {
     DEADLINE_CONFLICT(409),
     /** the job_id belongs to a job another user submitted */
     JOB_ID_TAKEN(409),
-    CLOCK_UNHEALTHY(503);
+    CLOCK_UNHEALTHY(503),
+    /** the ledger database does not answer (found by the clock check when the database is its reference) */
+    LEDGER_UNAVAILABLE(503);
 
     private final int status;
 
