@@ -165,6 +165,8 @@ class FaultsIT extends SpyBackedDeployment {
             refused = Jobs.submit(Json.createObjectBuilder(envelope));
         } finally {
             Postgres.ensureRunning();
+            // whatever this test then finds, the next one starts with a ledger that answers
+            Await.until("the ledger answers again", WAIT, () -> Api.get("/api/health").status(), s -> s == 200);
         }
         assertEquals(503, refused.status(), String.valueOf(refused.json()));
         assertEquals("LEDGER_UNAVAILABLE", refused.json().asJsonObject().getString("reason"));
