@@ -1,6 +1,7 @@
 package io.lastcall.dispatch;
 
 import io.lastcall.receipt.ReceivedMessage;
+import io.lastcall.policy.Defaults;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.EJB;
 import jakarta.ejb.MessageDriven;
@@ -17,7 +18,7 @@ import jakarta.jms.MessageListener;
 @MessageDriven(name = "DeadLetterMdb", activationConfig = {
     @ActivationConfigProperty(propertyName = "connectionConfig", propertyValue = "lastcall.broker"),
     @ActivationConfigProperty(propertyName = "consumerConfig", propertyValue = "lastcall.dead-letter"),
-    @ActivationConfigProperty(propertyName = "queue", propertyValue = "lastcall.dead"),
+    @ActivationConfigProperty(propertyName = "queue", propertyValue = Defaults.DEAD_LETTER_QUEUE),
     @ActivationConfigProperty(propertyName = "prefetch", propertyValue = "10"),
     @ActivationConfigProperty(propertyName = "consumers", propertyValue = "1"),
     @ActivationConfigProperty(propertyName = "maxRedeliveries", propertyValue = "1000"),

@@ -1,5 +1,6 @@
 package io.lastcall.dispatch;
 
+import io.lastcall.policy.Defaults;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.EJB;
 import jakarta.ejb.MessageDriven;
@@ -22,8 +23,7 @@ import io.lastcall.receipt.ReceivedMessage;
 @MessageDriven(name = "WorkerMdb", activationConfig = {
     @ActivationConfigProperty(propertyName = "connectionConfig", propertyValue = "lastcall.broker"),
     @ActivationConfigProperty(propertyName = "consumerConfig", propertyValue = "lastcall.worker"),
-    @ActivationConfigProperty(propertyName = "queue",
-        propertyValue = "lastcall.work.incident-summary,lastcall.work.alert-digest,lastcall.work.report"),
+    @ActivationConfigProperty(propertyName = "queue", propertyValue = Defaults.WORKER_QUEUES),
     @ActivationConfigProperty(propertyName = "prefetch", propertyValue = "2"),
     @ActivationConfigProperty(propertyName = "consumers", propertyValue = "4"),
     @ActivationConfigProperty(propertyName = "maxRedeliveries", propertyValue = "5"),

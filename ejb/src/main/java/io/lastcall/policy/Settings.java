@@ -56,7 +56,7 @@ public class Settings {
     }
 
     public Set<String> workloads() {
-        return Set.copyOf(split(text("lastcall.workloads", "incident-summary,alert-digest,report")));
+        return Set.copyOf(split(text("lastcall.workloads", Defaults.WORKLOADS)));
     }
 
     /** The policy of a configured workload, or empty for a name not in {@code lastcall.workloads}. */
@@ -292,7 +292,7 @@ public class Settings {
 
     /** The queue of one workload: {@code <lastcall.broker.work-queue-prefix>.<workload>}. */
     public String workQueue(String workload) {
-        return text("lastcall.broker.work-queue-prefix", "lastcall.work") + "." + workload;
+        return text("lastcall.broker.work-queue-prefix", Defaults.WORK_QUEUE_PREFIX) + "." + workload;
     }
 
     public String deadLetterExchange() {
@@ -301,7 +301,7 @@ public class Settings {
 
     /** The dead-letter queue: the same key the dead-letter MDB's connector activation reads. */
     public String deadLetterQueue() {
-        return text("lastcall.dead-letter.queue", "lastcall.dead");
+        return text("lastcall.dead-letter.queue", Defaults.DEAD_LETTER_QUEUE);
     }
 
     /** {@code classic} or {@code quorum}. */

@@ -82,6 +82,13 @@ class ConfigurationTableTest {
     }
 
     @Test
+    void theMdbsDefaultQueuesAreTheDocumentedOnes() throws IOException {
+        Map<String, String> table = documented();
+        assertEquals(Defaults.WORKER_QUEUES, table.get("lastcall.worker.queue"));
+        assertEquals(Defaults.DEAD_LETTER_QUEUE, table.get("lastcall.dead-letter.queue"));
+    }
+
+    @Test
     void everyDocumentedKeyIsRead() throws IOException {
         String code = sources();
         Map<String, String> unread = new TreeMap<>();
@@ -95,9 +102,16 @@ class ConfigurationTableTest {
         assertEquals(Map.of(), unread);
     }
 
-    /** A default written as a literal ({@code 5_000}, {@code 30_000L}, {@code "edf"}), else null. */
+    /** A default written as a literal ({@code 5_000}, {@code 30_000L}, {@code "edf"}) or a {@link Defaults} constant, else null. */
     private static String literal(String expression) {
         String e = expression.trim();
+        if (e.matches("Defaults\\.[A-Z_]+")) {
+            try {
+                return (String) Defaults.class.getField(e.substring("Defaults.".length())).get(null);
+            } catch (ReflectiveOperationException unknown) {
+                throw new IllegalStateException(e, unknown);
+            }
+        }
         if (e.matches("\"[^\"]*\"")) {
             return e.substring(1, e.length() - 1);
         }
