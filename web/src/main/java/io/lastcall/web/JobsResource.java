@@ -74,7 +74,7 @@ public class JobsResource {
     @APIResponse(responseCode = "415", description = "not application/json")
     @APIResponse(responseCode = "422", description = "WORKLOAD_UNKNOWN, SCHEMA_UNSUPPORTED, DEADLINE_PASSED,"
             + " DEADLINE_TOO_FAR, MIN_EXECUTION_DOES_NOT_FIT, PAYLOAD_NOT_ACCOUNTABLE, PRICE_UNKNOWN")
-    @APIResponse(responseCode = "503", description = "CLOCK_UNHEALTHY")
+    @APIResponse(responseCode = "503", description = "CLOCK_UNHEALTHY, LEDGER_UNAVAILABLE")
     public Response submit(InputStream stream) throws IOException {
         long max = settings.ingressMaxBodyBytes();
         Optional<String> body = BoundedBody.read(stream, max);
