@@ -3,45 +3,24 @@ package io.lastcall.broker;
 import com.rabbitmq.client.Address;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
+import io.lastcall.policy.BrokerConnectionSettings;
+import io.lastcall.policy.Settings;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.TimeoutException;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * Broker connection settings, the same keys the connector reads for the MDBs
- * ({@code lastcall.broker.*}, e.g. env {@code LASTCALL_BROKER_HOST}).
+ * lastcall's own connections to RabbitMQ (topology, publishing, depths), made from the broker
+ * settings ({@link BrokerConnectionSettings}: the same {@code lastcall.broker.*} keys the connector
+ * reads for the MDBs, e.g. env {@code LASTCALL_BROKER_HOST}).
  */
 @ApplicationScoped
 public class BrokerSettings {
 
     @Inject
-    @ConfigProperty(name = "lastcall.broker.host", defaultValue = "127.0.0.1")
-    String host;
-
-    @Inject
-    @ConfigProperty(name = "lastcall.broker.port", defaultValue = "5672")
-    int port;
-
-    /** host[:port],host[:port],...: a cluster's nodes, tried in turn; overrides host and port */
-    @Inject
-    @ConfigProperty(name = "lastcall.broker.addresses")
-    Optional<String> addresses;
-
-    @Inject
-    @ConfigProperty(name = "lastcall.broker.virtual-host", defaultValue = "/")
-    String virtualHost;
-
-    @Inject
-    @ConfigProperty(name = "lastcall.broker.username", defaultValue = "guest")
-    String username;
-
-    @Inject
-    @ConfigProperty(name = "lastcall.broker.password", defaultValue = "guest")
-    String password;
+    Settings settings;
 
     /**
      * A connection to the first node of {@link #addresses()} that answers, without automatic
@@ -49,9 +28,10 @@ public class BrokerSettings {
      */
     public Connection connect(String name) throws IOException, TimeoutException {
         ConnectionFactory factory = new ConnectionFactory();
-        factory.setVirtualHost(virtualHost);
-        factory.setUsername(username);
-        factory.setPassword(password);
+        BrokerConnectionSettings broker = settings.broker();
+        factory.setVirtualHost(broker.virtualHost());
+        factory.setUsername(broker.username());
+        factory.setPassword(broker.password());
         factory.setAutomaticRecoveryEnabled(false);
         factory.setConnectionTimeout(5_000);
         return factory.newConnection(addresses(), name);
@@ -59,9 +39,10 @@ public class BrokerSettings {
 
     /** The broker's nodes: lastcall.broker.addresses, else host and port. */
     public List<Address> addresses() {
-        String listed = addresses.map(String::trim).orElse("");
+        BrokerConnectionSettings broker = settings.broker();
+        String listed = broker.addresses().orElse("");
         if (listed.isEmpty()) {
-            return List.of(new Address(host, port));
+            return List.of(new Address(broker.host(), broker.port()));
         }
         try {
             return List.of(Address.parseAddresses(listed));
@@ -72,7 +53,8 @@ public class BrokerSettings {
     }
 
     public String describe() {
-        return "amqp://" + username + "@" + String.join(",", addresses().stream().map(a -> a.getHost() + ":"
+        String virtualHost = settings.broker().virtualHost();
+        return "amqp://" + settings.broker().username() + "@" + String.join(",", addresses().stream().map(a -> a.getHost() + ":"
                 + (a.getPort() < 0 ? ConnectionFactory.DEFAULT_AMQP_PORT : a.getPort())).toList())
                 + ("/".equals(virtualHost) ? "/" : "/" + virtualHost);
     }

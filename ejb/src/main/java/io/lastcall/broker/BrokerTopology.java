@@ -93,12 +93,12 @@ public class BrokerTopology {
         List<ConsumerStatus.Activation> activations = ConsumerStatus.activations();
         boolean connected = !activations.isEmpty()
                 && activations.stream().allMatch(ConsumerStatus.Activation::connected);
-        Set<String> workQueues = settings.workloads().stream().map(settings::workQueue).collect(Collectors.toSet());
+        Set<String> workQueues = settings.workloads().stream().map(settings.topology()::workQueue).collect(Collectors.toSet());
         Set<String> consumed = activations.stream().flatMap(a -> Arrays.stream(a.queue().split(",")))
                 .map(String::trim).collect(Collectors.toSet());
         List<String> unconsumed = workQueues.stream().filter(q -> !consumed.contains(q)).sorted().toList();
         List<String> missing = activations.stream().flatMap(a -> a.missingQueues().stream())
-                .filter(q -> workQueues.contains(q) || q.equals(settings.deadLetterQueue())).distinct().sorted()
+                .filter(q -> workQueues.contains(q) || q.equals(settings.topology().deadLetterQueue())).distinct().sorted()
                 .toList();
         return new Readiness(activations, connected, declared, declared ? null : lastProblem, missing, unconsumed);
     }
@@ -107,7 +107,7 @@ public class BrokerTopology {
         try {
             List<String> queues = declare();
             declared = true;
-            LOG.info("RabbitMQ topology declared on " + broker.describe() + " (" + settings.queueType() + "): "
+            LOG.info("RabbitMQ topology declared on " + broker.describe() + " (" + settings.topology().queueType() + "): "
                     + String.join(", ", queues));
         } catch (IOException | TimeoutException | ShutdownSignalException e) {
             lastProblem = conflictOrCause(e);
@@ -121,30 +121,30 @@ public class BrokerTopology {
         List<String> declaredQueues = new ArrayList<>();
         try (Connection connection = broker.connect("lastcall topology");
                 Channel channel = connection.createChannel()) {
-            channel.exchangeDeclare(settings.deadLetterExchange(), "fanout", true);
-            queue(channel, settings.deadLetterQueue(), Map.of());
-            channel.queueBind(settings.deadLetterQueue(), settings.deadLetterExchange(), "");
-            declaredQueues.add(settings.deadLetterQueue());
+            channel.exchangeDeclare(settings.topology().deadLetterExchange(), "fanout", true);
+            queue(channel, settings.topology().deadLetterQueue(), Map.of());
+            channel.queueBind(settings.topology().deadLetterQueue(), settings.topology().deadLetterExchange(), "");
+            declaredQueues.add(settings.topology().deadLetterQueue());
 
-            channel.exchangeDeclare(settings.workExchange(), "direct", true);
+            channel.exchangeDeclare(settings.topology().workExchange(), "direct", true);
             for (String workload : settings.workloads()) {
-                String queue = settings.workQueue(workload);
+                String queue = settings.topology().workQueue(workload);
                 Map<String, Object> args = new HashMap<>();
                 args.put("x-message-ttl", settings.workloadOrDefault(workload).ttlCapMs());
-                args.put("x-dead-letter-exchange", settings.deadLetterExchange());
+                args.put("x-dead-letter-exchange", settings.topology().deadLetterExchange());
                 if (quorum()) {
                     args.put("x-dead-letter-strategy", "at-least-once");
                     args.put("x-overflow", "reject-publish");
                 }
                 queue(channel, queue, args);
-                channel.queueBind(queue, settings.workExchange(), workload);
+                channel.queueBind(queue, settings.topology().workExchange(), workload);
                 declaredQueues.add(queue);
             }
-            for (long tier : settings.retryTiersMs()) {
-                String name = settings.retryTier(tier);
+            for (long tier : settings.topology().retryTiersMs()) {
+                String name = settings.topology().retryTier(tier);
                 channel.exchangeDeclare(name, "fanout", true);
                 // per-queue TTL: every message of a tier waits the same time, so none blocks the head
-                queue(channel, name, Map.of("x-message-ttl", tier, "x-dead-letter-exchange", settings.workExchange()));
+                queue(channel, name, Map.of("x-message-ttl", tier, "x-dead-letter-exchange", settings.topology().workExchange()));
                 channel.queueBind(name, name, "");
                 declaredQueues.add(name);
             }
@@ -153,7 +153,7 @@ public class BrokerTopology {
     }
 
     private boolean quorum() {
-        return "quorum".equalsIgnoreCase(settings.queueType());
+        return "quorum".equalsIgnoreCase(settings.topology().queueType());
     }
 
     private void queue(Channel channel, String name, Map<String, Object> args) throws IOException {

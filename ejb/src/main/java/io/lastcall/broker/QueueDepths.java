@@ -34,8 +34,8 @@ public class QueueDepths {
 
     /** The depths now; empty when the broker cannot be reached (the health check says why). */
     public List<Depth> read() {
-        List<String> queues = new ArrayList<>(settings.workloads().stream().sorted().map(settings::workQueue).toList());
-        queues.add(settings.deadLetterQueue());
+        List<String> queues = new ArrayList<>(settings.workloads().stream().sorted().map(settings.topology()::workQueue).toList());
+        queues.add(settings.topology().deadLetterQueue());
         List<Depth> depths = new ArrayList<>();
         try (Connection connection = broker.connect("lastcall metrics")) {
             for (String queue : queues) {

@@ -66,14 +66,14 @@ public class ClockHealth {
     public Reading current() {
         Reading reading = last;
         if (reading == null || java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime()
-                - reading.checkedNanos()) > settings.clockCheckIntervalMs()) {
+                - reading.checkedNanos()) > settings.clock().checkIntervalMs()) {
             reading = measure();
             if (last == null || reading.status() != last.status()) {
                 if (reading.trusted()) {
                     LOG.info("Clock health " + reading.status() + " against " + reading.reference() + ": " + reading.detail());
                 } else {
                     LOG.warning("Clock health " + reading.status() + " against " + reading.reference() + ": "
-                            + reading.detail() + "; admission policy: " + settings.clockDegradedPolicy());
+                            + reading.detail() + "; admission policy: " + settings.clock().degradedPolicy());
                 }
             }
             last = reading;
@@ -83,7 +83,7 @@ public class ClockHealth {
 
     /** Whether ingress may admit jobs now. */
     public boolean admits() {
-        return current().trusted() || "widen-margin".equals(settings.clockDegradedPolicy());
+        return current().trusted() || "widen-margin".equals(settings.clock().degradedPolicy());
     }
 
     /**
@@ -91,7 +91,7 @@ public class ClockHealth {
      * clock uncertainty plus the extra margin of a degraded clock.
      */
     public long marginMs() {
-        return settings.clockUncertaintyMs() + extraMarginMs();
+        return settings.clock().uncertaintyMs() + extraMarginMs();
     }
 
     /**
@@ -104,12 +104,12 @@ public class ClockHealth {
             return 0;
         }
         long skew = reading.skewMs() == null ? 0 : Math.abs(reading.skewMs());
-        return Math.max(settings.clockDegradedMarginMs(), skew);
+        return Math.max(settings.clock().degradedMarginMs(), skew);
     }
 
     private Reading measure() {
-        String reference = settings.clockReference();
-        long bound = settings.clockMaxSkewMs();
+        String reference = settings.clock().reference();
+        long bound = settings.clock().maxSkewMs();
         long before = clock.millis();
         try {
             long theirs;

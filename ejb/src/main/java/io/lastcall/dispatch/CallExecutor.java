@@ -39,7 +39,7 @@ public class CallExecutor {
 
     @PostConstruct
     void start() {
-        int size = settings.dispatchPermits();
+        int size = settings.dispatch().permits();
         pool = new ThreadPoolExecutor(size, size, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), threads);
         // started now and kept: a thread created on demand (the container captures its context)
         // took longer than the handoff authorization on a loaded 2-core machine, and the call was not sent

@@ -33,7 +33,7 @@ public class DispatchPermits {
 
     @PostConstruct
     void init() {
-        permits = new PermitQueue(settings.dispatchPermits(), settings.dispatchOrder(), clock::millis);
+        permits = new PermitQueue(settings.dispatch().permits(), settings.dispatch().order(), clock::millis);
     }
 
     /**

@@ -144,10 +144,10 @@ public class Worker {
         ModelClient.Connection connection;
         try {
             connection = model.connect(settings.modelBaseUrl(gate.workload()),
-                    Math.min(settings.modelConnectTimeoutMs(), Math.max(1, remaining)));
+                    Math.min(settings.model().connectTimeoutMs(), Math.max(1, remaining)));
         } catch (IOException e) {
             retry(gate, ledger.notSent(gate.attemptId(), "backend not reached: " + e.getMessage(), policy,
-                    settings.retryTiersMs(), uncertainty));
+                    settings.topology().retryTiersMs(), uncertainty));
             return false;
         }
         PreparedRequest request;
@@ -156,15 +156,15 @@ public class Worker {
             ModelClient.Call call = new ModelClient.Call(gate.jobId(), gate.attemptId(), gate.deadline(),
                     policy.callTimeoutMs(gate.deadline(), clock.millis()));
             try {
-                request = connection.prepare(gate.payload(), call, settings.modelApiKey().orElse(null));
+                request = connection.prepare(gate.payload(), call, settings.model().apiKey().orElse(null));
             } catch (IllegalArgumentException unsendable) {
                 // e.g. an API key with a line break: never written, so never run; counted as an attempt
                 connection.close();
                 retry(gate, ledger.notSent(gate.attemptId(), "the request cannot be sent: "
-                        + unsendable.getMessage(), policy, settings.retryTiersMs(), uncertainty));
+                        + unsendable.getMessage(), policy, settings.topology().retryTiersMs(), uncertainty));
                 return false;
             }
-            auth = ledger.handOff(gate.attemptId(), uncertainty, settings.handoffMaxMs());
+            auth = ledger.handOff(gate.attemptId(), uncertainty, settings.dispatch().handoffMaxMs());
         } catch (RuntimeException e) {
             connection.close();
             throw e;
@@ -179,7 +179,7 @@ public class Worker {
             connection.close();
             retry(gate, ledger.notSent(gate.attemptId(), sent.notWrittenBecause() + " ("
                     + TimeUnit.NANOSECONDS.toMillis(sent.atNanos() - auth.checkNanos()) + " ms after the check)",
-                    policy, settings.retryTiersMs(), uncertainty));
+                    policy, settings.topology().retryTiersMs(), uncertainty));
             return false;
         }
         long checkToLastByteNanos = sent.atNanos() - auth.checkNanos();
@@ -209,8 +209,8 @@ public class Worker {
     /** Waits for the answer of a written request and settles it. */
     private void answer(DispatchLedger.GateResult gate, ModelClient.Connection connection, long checkToLastByteMs,
             WorkloadPolicy policy, long uncertainty) {
-        ModelResult result = connection.answer(settings.notProcessedStatuses(), settings.modelMaxResponseBytes(),
-                settings.modelKeepAliveMs(), clock);
+        ModelResult result = connection.answer(settings.model().notProcessedStatuses(), settings.model().maxResponseBytes(),
+                settings.model().keepAliveMs(), clock);
         settle(gate, result, checkToLastByteMs, policy, uncertainty);
     }
 
@@ -220,12 +220,12 @@ public class Worker {
      */
     private void settle(DispatchLedger.GateResult gate, ModelResult result, long checkToLastByteMs, WorkloadPolicy policy,
             long uncertainty) {
-        long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.settleRetryMs());
+        long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.dispatch().settleRetryMs());
         long delay = 250;
         for (int tries = 1; ; tries++) {
             try {
                 retry(gate, ledger.settle(gate.attemptId(), result, checkToLastByteMs, settings.pricing(), policy,
-                        settings.retryTiersMs(), uncertainty));
+                        settings.topology().retryTiersMs(), uncertainty));
                 return;
             } catch (RuntimeException e) {
                 if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay) > giveUpAt) {

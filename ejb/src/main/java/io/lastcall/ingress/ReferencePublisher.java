@@ -63,7 +63,7 @@ public class ReferencePublisher {
 
     @PostConstruct
     void init() {
-        int size = settings.publisherChannels();
+        int size = settings.ingress().publisherChannels();
         slots = new ArrayBlockingQueue<>(size);
         for (int i = 0; i < size; i++) {
             slots.add(new Slot());
@@ -72,12 +72,12 @@ public class ReferencePublisher {
 
     /** To the work exchange, routed to the workload's queue. */
     public boolean publish(Reference reference, String workload, long ttlMs) {
-        return publish(settings.workExchange(), workload, reference, ttlMs);
+        return publish(settings.topology().workExchange(), workload, reference, ttlMs);
     }
 
     /** To a retry tier, from where it returns to the workload's queue after the tier's delay. */
     public boolean publishRetry(Reference reference, String workload, long tierMs, long ttlMs) {
-        return publish(settings.retryTier(tierMs), workload, reference, ttlMs);
+        return publish(settings.topology().retryTier(tierMs), workload, reference, ttlMs);
     }
 
     /**
@@ -111,7 +111,7 @@ public class ReferencePublisher {
         return onSlot(outgoing.stream().map(o -> o.reference().jobId()).toList(), outgoing.size() + " references",
                 ch -> {
                     for (Outgoing o : outgoing) {
-                        ch.basicPublish(settings.workExchange(), o.workload(), true,
+                        ch.basicPublish(settings.topology().workExchange(), o.workload(), true,
                                 properties(o.reference(), o.ttlMs()),
                                 o.reference().toJson().getBytes(StandardCharsets.UTF_8));
                     }

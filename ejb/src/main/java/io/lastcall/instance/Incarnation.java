@@ -56,16 +56,16 @@ public class Incarnation {
 
     @PostConstruct
     void init() {
-        instanceId = settings.instanceId();
+        instanceId = settings.instance().id();
         renew();
-        long every = Math.max(250, settings.instanceLeaseMs() / 4);
+        long every = Math.max(250, settings.instance().leaseMs() / 4);
         timers.createIntervalTimer(every, every, new TimerConfig("lastcall lease " + bootId, false));
     }
 
     @Timeout
     void renew() {
         try {
-            LeaseLedger.Renewal renewal = leases.renew(bootId, instanceId, settings.instanceLeaseMs());
+            LeaseLedger.Renewal renewal = leases.renew(bootId, instanceId, settings.instance().leaseMs());
             if (renewalError != null) {
                 LOG.info("Lease of boot " + bootId + " (instance " + instanceId + ") renewed again");
             }

@@ -103,7 +103,7 @@ public class LedgerStats {
         // elsewhere (H2: its isolation is per connection, not per transaction) the mark and the
         // counters are locked instead, so no roll-up and no acceptance commits while this reads
         LockModeType lock = snapshot ? LockModeType.NONE : LockModeType.PESSIMISTIC_WRITE;
-        long grace = settings.reconcilerGraceMs();
+        long grace = settings.reconciler().graceMs();
         long overdueBefore = now - grace;
         Map<String, Workload> result = new TreeMap<>();
         RollUpMark mark = em.find(RollUpMark.class, RollUpMark.ID, lock);

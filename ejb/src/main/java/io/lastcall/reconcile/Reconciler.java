@@ -137,7 +137,7 @@ public class Reconciler {
 
     @Schedule(second = "*/15", minute = "*", hour = "*", persistent = false, info = "lastcall reconciler")
     void scheduled() {
-        if (settings.reconcilerEnabled()) {
+        if (settings.reconciler().enabled()) {
             run();
         }
     }
@@ -173,14 +173,14 @@ public class Reconciler {
 
     private Report pass() {
         long now = clock.millis();
-        long grace = settings.reconcilerGraceMs();
+        long grace = settings.reconciler().graceMs();
         long uncertainty = uncertainty();
         List<String> failures = new ArrayList<>();
         int previousBoot = closePreviousBoots(failures);
         int lapsedLeases = closeLapsedLeases(failures);
 
         int republished = 0;
-        long owedBefore = now - settings.reconcilerRepublishAfterMs();
+        long owedBefore = now - settings.reconciler().republishAfterMs();
         for (String jobId : candidates("republish", failures, () -> queries.owedPublish(owedBefore, BATCH))) {
             Boolean done = each("republish " + jobId, failures, () -> republishOwed.takeTurn(jobId, owedBefore,
                     clock.millis()).map(job -> publisher.publish(job.getJobId(), job.getWorkload(), 0)).orElse(false));
@@ -191,7 +191,7 @@ public class Reconciler {
         int revoked = 0;
         for (Job job : candidates("revoke", failures, () -> queries.inStates(Set.of(JobState.CLAIMED), BATCH))) {
             Boolean readmitted = each("revoke " + job.getJobId(), failures, () -> revokeLostClaims.apply(
-                    job.getJobId(), settings.reconcilerClaimTimeoutMs(), uncertainty));
+                    job.getJobId(), settings.reconciler().claimTimeoutMs(), uncertainty));
             if (Boolean.TRUE.equals(readmitted)) {
                 revoked++;
                 each("publish " + job.getJobId(), failures, () -> publisher.publish(job.getJobId(), job.getWorkload(), 0));
@@ -201,12 +201,12 @@ public class Reconciler {
         for (Job job : candidates("silent handoffs", failures,
                 () -> queries.inStates(Set.of(JobState.HANDED_OFF), BATCH))) {
             unknown += Boolean.TRUE.equals(each("silent handoff " + job.getJobId(), failures,
-                    () -> markSilentHandoffs.apply(job.getJobId(), settings.workloadOrDefault(job.getWorkload()), grace, settings.settleRetryMs(),
-                            incarnation.bootId(), settings.instanceLeaseMs()))) ? 1 : 0;
+                    () -> markSilentHandoffs.apply(job.getJobId(), settings.workloadOrDefault(job.getWorkload()), grace, settings.dispatch().settleRetryMs(),
+                            incarnation.bootId(), settings.instance().leaseMs()))) ? 1 : 0;
         }
-        int rollUpSize = settings.rollUpBatchSize();
-        int rolledUp = batches(settings.rollUpBatchesPerPass(), rollUpSize, "roll up ended jobs", failures,
-                () -> rollUpEndedJobs.batch(settings.rollUpLagMs(), rollUpSize));
+        int rollUpSize = settings.reconciler().rollUpBatchSize();
+        int rolledUp = batches(settings.reconciler().rollUpBatchesPerPass(), rollUpSize, "roll up ended jobs", failures,
+                () -> rollUpEndedJobs.batch(settings.reconciler().rollUpLagMs(), rollUpSize));
         Purged purged = purge(now, failures);
         Map<String, LedgerStats.Workload> figures = each("stats", failures, () -> stats.byWorkload(clock.millis()));
         return new Report(now, republished, expired, revoked, unknown, previousBoot, lapsedLeases, rolledUp, purged, failures,
@@ -222,13 +222,13 @@ public class Reconciler {
 
     /** Retention: bounded batches of each kind, oldest first; only rolled-up jobs, whose totals stay in lc_ended_totals. */
     private Purged purge(long now, List<String> failures) {
-        long maxAge = settings.retentionMaxAgeMs();
+        long maxAge = settings.retention().maxAgeMs();
         if (maxAge <= 0) {
             return new Purged(0, 0, 0);
         }
         long cutoff = now - maxAge;
-        int size = settings.retentionBatchSize();
-        int batches = settings.retentionBatchesPerPass();
+        int size = settings.retention().batchSize();
+        int batches = settings.retention().batchesPerPass();
         return new Purged(batches(batches, size, "purge ended jobs", failures, () -> purgeEndedJobs.batch(cutoff, size)),
                 batches(batches, size, "purge deliveries", failures, () -> purgeOldRecords.deliveries(cutoff, size)),
                 batches(batches, size, "purge quarantine", failures, () -> purgeOldRecords.quarantined(cutoff, size)));
@@ -253,7 +253,7 @@ public class Reconciler {
                 incarnation.instanceId(), incarnation.bootId(), BATCH))) {
             ClosePreviousBoots.Closed result = each("previous boot " + a.getAttemptId(), failures,
                     () -> closePreviousBoots.apply(a.getAttemptId(), incarnation.bootId(), clock.millis(),
-                            uncertainty(), settings.instanceLeaseMs()));
+                            uncertainty(), settings.instance().leaseMs()));
             if (result == ClosePreviousBoots.Closed.READMITTED) {
                 each("publish " + a.getJobId(), failures, () -> publisher.publish(a.getJobId(), a.getWorkload(), 0));
             }
@@ -263,7 +263,7 @@ public class Reconciler {
         }
         if (undecided) {
             // an earlier boot that may still renew: look again once its next renewal is overdue
-            long lookAgainMs = settings.instanceLeaseMs() / 4 + 1_500;
+            long lookAgainMs = settings.instance().leaseMs() / 4 + 1_500;
             timers.createSingleActionTimer(lookAgainMs, new TimerConfig("lastcall previous boots", false));
         }
         return closed;
@@ -282,7 +282,7 @@ public class Reconciler {
 
     /** What the boots whose lease lapsed left open (rule 0b); their readmitted jobs are published again. */
     private int closeLapsedLeases(List<String> failures) {
-        long leaseMs = settings.instanceLeaseMs();
+        long leaseMs = settings.instance().leaseMs();
         int closed = 0;
         for (Attempt a : candidates("lapsed leases", failures, () -> queries.leftByLapsedLeases(
                 incarnation.bootId(), clock.millis() - leaseMs, BATCH))) {

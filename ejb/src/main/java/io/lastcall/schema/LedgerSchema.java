@@ -1,5 +1,6 @@
 package io.lastcall.schema;
 
+import io.lastcall.policy.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.ejb.Lock;
 import jakarta.ejb.LockType;
@@ -14,7 +15,6 @@ import java.util.logging.Logger;
 import javax.naming.InitialContext;
 import javax.naming.NamingException;
 import javax.sql.DataSource;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
 
@@ -35,8 +35,9 @@ public class LedgerSchema {
     static final String HISTORY_TABLE = "lc_schema_history";
 
     @Inject
-    @ConfigProperty(name = "lastcall.ledger.datasource", defaultValue = "jdbc/lastcall")
-    String dataSourceName;
+    Settings settings;
+
+    private String dataSourceName;
 
     private volatile String version = "unknown";
     private volatile String vendor = "unknown";
@@ -46,6 +47,7 @@ public class LedgerSchema {
     @PostConstruct
     @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
     void migrate() {
+        dataSourceName = settings.ledgerDataSource();
         DataSource dataSource = lookup(dataSourceName);
         vendor = vendor(dataSource);
         Flyway flyway = Flyway.configure(LedgerSchema.class.getClassLoader())

@@ -26,7 +26,7 @@ class ConfigurationTableTest {
     private static final Pattern ROW = Pattern.compile("(?m)^\\| (`lastcall\\.[^|]+) \\| ([^|]*) \\|");
     private static final Pattern KEY = Pattern.compile("`(lastcall\\.[a-z0-9.<>-]+|\\.[a-z0-9-]+)`");
     private static final Pattern READ = Pattern.compile(
-            "(?:text|number|flag|getOptionalValue|getValue)\\(\\s*\"(lastcall\\.[a-z0-9.-]*[a-z0-9])\"\\s*,\\s*([^)]*)\\)"
+            "(?:text|number|flag|optional|getOptionalValue|getValue)\\(\\s*\"(lastcall\\.[a-z0-9.-]*[a-z0-9])\"\\s*,\\s*([^)]*)\\)"
                     + "|@ConfigProperty\\(name = \"(lastcall\\.[a-z0-9.-]+)\"(?:, defaultValue = \"([^\"]*)\")?");
 
     /** The table: key → its default cell's first value (backticks removed), or "" when it has none. */
@@ -114,6 +114,9 @@ class ConfigurationTableTest {
         }
         if (e.matches("\"[^\"]*\"")) {
             return e.substring(1, e.length() - 1);
+        }
+        if (e.equals("true") || e.equals("false")) {
+            return e;
         }
         if (e.matches("-?[0-9_]+L?")) {
             return e.replace("_", "").replace("L", "");

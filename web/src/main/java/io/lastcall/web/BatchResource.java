@@ -65,7 +65,7 @@ public class BatchResource {
             + " than lastcall.ingress.max-batch-size")
     @APIResponse(responseCode = "413", description = "BODY_TOO_LARGE")
     public Response submit(InputStream stream) throws IOException {
-        long max = settings.ingressMaxBatchBodyBytes();
+        long max = settings.ingress().maxBatchBodyBytes();
         Optional<String> body = BoundedBody.read(stream, max);
         if (body.isEmpty()) {
             return JobsResource.error(Rejection.BODY_TOO_LARGE, "the batch is larger than " + max
@@ -73,7 +73,7 @@ public class BatchResource {
         }
         Optional<JsonArray> jobs = JsonBody.object(body.get()).map(o -> o.get("jobs"))
                 .filter(v -> v.getValueType() == JsonValue.ValueType.ARRAY).map(JsonValue::asJsonArray);
-        int limit = settings.ingressMaxBatchSize();
+        int limit = settings.ingress().maxBatchSize();
         if (jobs.isEmpty() || jobs.get().isEmpty() || jobs.get().size() > limit) {
             return new Refusal("BATCH_INVALID", "the body must be {\"jobs\":[…]} with 1 to " + limit
                     + " envelopes (lastcall.ingress.max-batch-size)").response(400);

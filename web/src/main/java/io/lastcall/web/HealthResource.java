@@ -91,10 +91,11 @@ public class HealthResource {
     /** One activation's consumers, as the adapter reports them. */
     @JsonbNillable
     public record ConsumerView(String queue, String broker, boolean connected,
-            @JsonbProperty("consumers_connected") int consumersConnected,
-            @JsonbProperty("consumers_configured") int consumersConfigured, int prefetch, long delivered,
-            long acknowledged, long requeued, long rejected, long paused,
-            @JsonbProperty("missing_queues") List<String> missingQueues, @JsonbProperty("last_error") String lastError) {
+            @JsonbNillable @JsonbProperty("consumers_connected") int consumersConnected,
+            @JsonbNillable @JsonbProperty("consumers_configured") int consumersConfigured, int prefetch,
+            long delivered, long acknowledged, long requeued, long rejected, long paused,
+            @JsonbNillable @JsonbProperty("missing_queues") List<String> missingQueues,
+            @JsonbNillable @JsonbProperty("last_error") String lastError) {
 
         static ConsumerView of(ConsumerStatus.Activation a) {
             return new ConsumerView(a.queue(), a.broker(), a.connected(), a.consumersConnected(),
@@ -122,14 +123,14 @@ public class HealthResource {
         List<LiveBoot> live = null;
         String liveError = null;
         try {
-            live = leases.live(System.currentTimeMillis(), settings.instanceLeaseMs()).stream()
+            live = leases.live(System.currentTimeMillis(), settings.instance().leaseMs()).stream()
                     .map(l -> new LiveBoot(l.getInstanceId(), l.getBootId(), l.getStartedAt(), l.getHeartbeatAt()))
                     .toList();
         } catch (RuntimeException e) {
             liveError = String.valueOf(e.getMessage());
         }
         return new InstanceView(incarnation.instanceId(), incarnation.bootId(), incarnation.bootedAt(),
-                settings.instanceLeaseMs(), incarnation.renewedAt(), incarnation.renewalError(),
+                settings.instance().leaseMs(), incarnation.renewedAt(), incarnation.renewalError(),
                 orNull(incarnation.duplicates()), live, liveError);
     }
 

@@ -12,54 +12,63 @@ import java.util.List;
  * The job views of the API contract, as records JSON-B writes: a job with its trace and attempts,
  * and a job in a search result. A field without a value is written as null, never left out.
  */
-final class JobJson {
+public final class JobJson {
 
     private JobJson() {
     }
 
     /** A job: its fields, where it stands, its trace and its attempts. */
     @JsonbNillable
-    record JobView(@JsonbProperty("job_id") String jobId, String workload, String state, String outcome,
-            String reason, @JsonbProperty("expires_at") long expiresAt,
-            @JsonbProperty("deadline_semantics") String deadlineSemantics,
-            @JsonbProperty("min_execution_ms") long minExecutionMs, String subject,
-            @JsonbProperty("source_revision") String sourceRevision,
-            @JsonbProperty("schema_version") int schemaVersion, long generation, BigDecimal estimate,
-            @JsonbProperty("estimate_revision") String estimateRevision, Trace trace, List<AttemptView> attempts) {
+    public record JobView(@JsonbNillable @JsonbProperty("job_id") String jobId, String workload, String state, String outcome,
+            String reason, @JsonbNillable @JsonbProperty("expires_at") long expiresAt,
+            @JsonbNillable @JsonbProperty("deadline_semantics") String deadlineSemantics,
+            @JsonbNillable @JsonbProperty("min_execution_ms") long minExecutionMs, String subject,
+            @JsonbNillable @JsonbProperty("source_revision") String sourceRevision,
+            @JsonbNillable @JsonbProperty("schema_version") int schemaVersion, long generation,
+            BigDecimal estimate, @JsonbNillable @JsonbProperty("estimate_revision") String estimateRevision,
+            Trace trace, List<AttemptView> attempts) {
     }
 
     /** When each step happened (epoch ms), beside the deadline. */
     @JsonbNillable
-    record Trace(@JsonbProperty("accepted_at") long acceptedAt, @JsonbProperty("published_at") Long publishedAt,
-            @JsonbProperty("received_at") Long receivedAt, @JsonbProperty("permit_at") Long permitAt,
-            @JsonbProperty("checked_at") Long checkedAt, @JsonbProperty("handed_off_at") Long handedOffAt,
-            @JsonbProperty("finished_at") Long finishedAt, @JsonbProperty("expires_at") long expiresAt) {
+    public record Trace(@JsonbNillable @JsonbProperty("accepted_at") long acceptedAt,
+            @JsonbNillable @JsonbProperty("published_at") Long publishedAt,
+            @JsonbNillable @JsonbProperty("received_at") Long receivedAt,
+            @JsonbNillable @JsonbProperty("permit_at") Long permitAt,
+            @JsonbNillable @JsonbProperty("checked_at") Long checkedAt,
+            @JsonbNillable @JsonbProperty("handed_off_at") Long handedOffAt,
+            @JsonbNillable @JsonbProperty("finished_at") Long finishedAt,
+            @JsonbNillable @JsonbProperty("expires_at") long expiresAt) {
     }
 
     /** One attempt: its state, money, timings and what the backend answered. */
     @JsonbNillable
-    record AttemptView(@JsonbProperty("attempt_id") String attemptId, String state, long generation, Usage usage,
-            BigDecimal estimate, @JsonbProperty("estimate_revision") String estimateRevision, BigDecimal reserved,
-            BigDecimal cost, boolean late, @JsonbProperty("usage_missing") boolean usageMissing,
-            @JsonbProperty("check_to_handoff_ms") Long checkToHandoffMs,
-            @JsonbProperty("check_to_last_byte_ms") Long checkToLastByteMs,
-            @JsonbProperty("instance_id") String instanceId, @JsonbProperty("claimed_at") long claimedAt,
-            @JsonbProperty("handed_off_at") Long handedOffAt, @JsonbProperty("finished_at") Long finishedAt,
-            @JsonbProperty("http_status") Integer httpStatus, String error, String result) {
+    public record AttemptView(@JsonbNillable @JsonbProperty("attempt_id") String attemptId, String state, long generation,
+            Usage usage, BigDecimal estimate,
+            @JsonbNillable @JsonbProperty("estimate_revision") String estimateRevision, BigDecimal reserved,
+            BigDecimal cost, boolean late, @JsonbNillable @JsonbProperty("usage_missing") boolean usageMissing,
+            @JsonbNillable @JsonbProperty("check_to_handoff_ms") Long checkToHandoffMs,
+            @JsonbNillable @JsonbProperty("check_to_last_byte_ms") Long checkToLastByteMs,
+            @JsonbNillable @JsonbProperty("instance_id") String instanceId,
+            @JsonbNillable @JsonbProperty("claimed_at") long claimedAt,
+            @JsonbNillable @JsonbProperty("handed_off_at") Long handedOffAt,
+            @JsonbNillable @JsonbProperty("finished_at") Long finishedAt,
+            @JsonbNillable @JsonbProperty("http_status") Integer httpStatus, String error, String result) {
     }
 
     /** The usage the backend reported (null when it did not). */
     @JsonbNillable
-    record Usage(@JsonbProperty("prompt_tokens") Long promptTokens,
-            @JsonbProperty("completion_tokens") Long completionTokens) {
+    public record Usage(@JsonbNillable @JsonbProperty("prompt_tokens") Long promptTokens,
+            @JsonbNillable @JsonbProperty("completion_tokens") Long completionTokens) {
     }
 
     /** A job in a search result: who, what, where it stands; the attempts are in the job view and the export. */
     @JsonbNillable
-    record JobSummary(@JsonbProperty("job_id") String jobId, String workload, String state, String outcome,
-            String reason, String subject, @JsonbProperty("expires_at") long expiresAt,
-            @JsonbProperty("accepted_at") long acceptedAt, @JsonbProperty("finished_at") Long finishedAt,
-            @JsonbProperty("submitted_by") String submittedBy) {
+    public record JobSummary(@JsonbNillable @JsonbProperty("job_id") String jobId, String workload, String state, String outcome,
+            String reason, String subject, @JsonbNillable @JsonbProperty("expires_at") long expiresAt,
+            @JsonbNillable @JsonbProperty("accepted_at") long acceptedAt,
+            @JsonbNillable @JsonbProperty("finished_at") Long finishedAt,
+            @JsonbNillable @JsonbProperty("submitted_by") String submittedBy) {
     }
 
     static JobView of(JobDetails details) {

@@ -76,7 +76,7 @@ public class JobsResource {
             + " DEADLINE_TOO_FAR, MIN_EXECUTION_DOES_NOT_FIT, PAYLOAD_NOT_ACCOUNTABLE, PRICE_UNKNOWN")
     @APIResponse(responseCode = "503", description = "CLOCK_UNHEALTHY, LEDGER_UNAVAILABLE")
     public Response submit(InputStream stream) throws IOException {
-        long max = settings.ingressMaxBodyBytes();
+        long max = settings.ingress().maxBodyBytes();
         Optional<String> body = BoundedBody.read(stream, max);
         if (body.isEmpty()) {
             return error(Rejection.BODY_TOO_LARGE, "the body is larger than " + max
@@ -116,11 +116,11 @@ public class JobsResource {
 
     /** One page of a search, and the cursor of the next (null on the last page). */
     @JsonbNillable
-    record JobPage(List<JobJson.JobSummary> jobs, String next) {
+    public record JobPage(List<JobJson.JobSummary> jobs, String next) {
     }
 
     /** A cancel that came too late: why, and the job as it stands. */
-    record CancelConflict(String reason, String message, JobJson.JobView job) {
+    public record CancelConflict(String reason, String message, JobJson.JobView job) {
     }
 
     /**

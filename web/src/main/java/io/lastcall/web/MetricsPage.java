@@ -124,7 +124,8 @@ public class MetricsPage {
         };
         if (monotonic) {
             String key = name + " " + workload;
-            FunctionCounter.builder(name, this, m -> m.counters.read(key, read.applyAsDouble(m))).description(description).tags(tags).register(registry);
+            FunctionCounter.builder(name, this, m -> m.counters.read(key, read.applyAsDouble(m)))
+                    .description(description).tags(tags).register(registry);
         } else {
             Gauge.builder(name, this, read).description(description).tags(tags).register(registry);
         }

@@ -35,9 +35,9 @@ public class QuarantineResource {
 
     /** A quarantined message: where it came from, why it was kept aside, and what it said. */
     @JsonbNillable
-    public record QuarantinedView(Long id, @JsonbProperty("message_id") String messageId, String queue,
-            @JsonbProperty("job_id") String jobId, String reason, String detail, String body,
-            @JsonbProperty("quarantined_at") long quarantinedAt) {
+    public record QuarantinedView(Long id, @JsonbNillable @JsonbProperty("message_id") String messageId, String queue,
+            @JsonbNillable @JsonbProperty("job_id") String jobId, String reason, String detail, String body,
+            @JsonbNillable @JsonbProperty("quarantined_at") long quarantinedAt) {
 
         static QuarantinedView of(QuarantinedMessage q) {
             return new QuarantinedView(q.getId(), q.getMessageId(), q.getQueue(), q.getJobId(), q.getReason(),

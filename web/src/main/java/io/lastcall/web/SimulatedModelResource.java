@@ -1,5 +1,6 @@
 package io.lastcall.web;
 
+import io.lastcall.policy.Settings;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
@@ -17,7 +18,6 @@ import java.io.StringReader;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
@@ -35,17 +35,7 @@ public class SimulatedModelResource {
     private static final Pattern SLOW = Pattern.compile("sim-slow-(\\d{1,6})");
 
     @Inject
-    @ConfigProperty(name = "lastcall.simulator.latency-ms", defaultValue = "500")
-    long latencyMs;
-
-    @Inject
-    @ConfigProperty(name = "lastcall.simulator.completion-tokens", defaultValue = "64")
-    long completionTokens;
-
-    /** Off unless asked for ({@code ./lastcall up} turns it on): a production server has no fake model. */
-    @Inject
-    @ConfigProperty(name = "lastcall.simulator.enabled", defaultValue = "false")
-    boolean enabled;
+    Settings settings;
 
     // not part of lastcall's API (and WildFly's OpenAPI would file it under /api)
     @Operation(hidden = true)
@@ -53,7 +43,7 @@ public class SimulatedModelResource {
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
     public Response complete(String body) throws InterruptedException {
-        if (!enabled) {
+        if (!settings.simulator().enabled()) {
             return Response.status(404).entity(Json.createObjectBuilder().add("error", Json.createObjectBuilder()
                     .add("message", "the simulated model is disabled (lastcall.simulator.enabled)")
                     .add("type", "not_found")).build()).build();
@@ -67,7 +57,7 @@ public class SimulatedModelResource {
         }
         String model = request.getString("model", "sim");
         Matcher slow = SLOW.matcher(model);
-        Thread.sleep(slow.matches() ? Long.parseLong(slow.group(1)) : latencyMs);
+        Thread.sleep(slow.matches() ? Long.parseLong(slow.group(1)) : settings.simulator().latencyMs());
         long promptChars = 0;
         if (request.get("messages") instanceof JsonArray messages) {
             for (JsonValue m : messages) {
@@ -77,8 +67,9 @@ public class SimulatedModelResource {
             }
         }
         long prompt = (promptChars + 3) / 4;
-        long completion = Math.min(request.getJsonNumber("max_tokens") == null ? completionTokens
-                : request.getJsonNumber("max_tokens").longValue(), completionTokens);
+        long cap = settings.simulator().completionTokens();
+        long completion = Math.min(request.getJsonNumber("max_tokens") == null ? cap
+                : request.getJsonNumber("max_tokens").longValue(), cap);
         JsonObject answer = Json.createObjectBuilder()
                 .add("id", "chatcmpl-sim-" + UUID.randomUUID())
                 .add("object", "chat.completion")
