@@ -29,8 +29,10 @@ import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
@@ -116,9 +118,8 @@ public class Reconciler {
     @Resource
     TimerService timers;
 
-    private final AtomicBoolean running = new AtomicBoolean();
-    private volatile Report last;
-
+    /** One pass at a time on this server. */
+    private final ReentrantLock passing = new ReentrantLock();
     /** A restarted server closes what its previous incarnation left at once, not a reconciler period later. */
     @PostConstruct
     void atStartup() {
@@ -137,38 +138,55 @@ public class Reconciler {
 
     @Schedule(second = "*/15", minute = "*", hour = "*", persistent = false, info = "lastcall reconciler")
     void scheduled() {
-        if (settings.reconciler().enabled()) {
-            run();
+        // a pass already running (an operator's) is this period's pass
+        if (settings.reconciler().enabled() && passing.tryLock()) {
+            try {
+                runPass();
+            } finally {
+                passing.unlock();
+            }
         }
     }
 
-    /** Runs one pass now, or returns the pass that is running on this server. */
-    public Report run() {
-        if (!running.compareAndSet(false, true)) {
-            return last;
+    /**
+     * Runs one pass now and returns what it did. When a pass is running on this server (the
+     * schedule's, or another operator's), waits for it to end first, at most a minute; empty if it
+     * is still running then.
+     */
+    public Optional<Report> run() {
+        try {
+            if (!passing.tryLock(60, TimeUnit.SECONDS)) {
+                return Optional.empty();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return Optional.empty();
         }
         try {
-            Report report = pass();
-            report.workloads().forEach((name, w) -> {
-                if (!w.invariantHolds()) {
-                    LOG.severe("INVARIANT VIOLATED for workload " + name + ": accepted " + w.accepted
-                            + ", terminal " + w.terminal + ", in flight " + w.inFlight + ", overdue " + w.overdue
-                            + ", double claims " + w.doubleClaims);
-                }
-            });
-            if (report.republished() + report.expired() + report.revoked() + report.unknown()
-                    + report.previousBoot() + report.lapsedLeases() + report.purged().total() > 0 || !report.failures().isEmpty()) {
-                LOG.info("Reconciler: republished " + report.republished() + ", expired " + report.expired()
-                        + ", revoked " + report.revoked() + ", outcome unknown " + report.unknown()
-                        + ", previous boots " + report.previousBoot() + ", lapsed leases "
-                        + report.lapsedLeases() + ", purged " + report.purged()
-                        + ", failures " + report.failures());
-            }
-            last = report;
-            return report;
+            return Optional.of(runPass());
         } finally {
-            running.set(false);
+            passing.unlock();
         }
+    }
+
+    private Report runPass() {
+        Report report = pass();
+        report.workloads().forEach((name, w) -> {
+            if (!w.invariantHolds()) {
+                LOG.severe("INVARIANT VIOLATED for workload " + name + ": accepted " + w.accepted
+                        + ", terminal " + w.terminal + ", in flight " + w.inFlight + ", overdue " + w.overdue
+                        + ", double claims " + w.doubleClaims);
+            }
+        });
+        if (report.republished() + report.expired() + report.revoked() + report.unknown()
+                + report.previousBoot() + report.lapsedLeases() + report.purged().total() > 0 || !report.failures().isEmpty()) {
+            LOG.info("Reconciler: republished " + report.republished() + ", expired " + report.expired()
+                    + ", revoked " + report.revoked() + ", outcome unknown " + report.unknown()
+                    + ", previous boots " + report.previousBoot() + ", lapsed leases "
+                    + report.lapsedLeases() + ", purged " + report.purged()
+                    + ", failures " + report.failures());
+        }
+        return report;
     }
 
     private Report pass() {

@@ -22,6 +22,8 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
@@ -104,11 +106,18 @@ public class StatsResource {
     @Path("reconcile")
     @Consumes(MediaType.APPLICATION_JSON)
     @SecurityRequirement(name = Roles.SCHEME, scopes = Roles.OPERATOR)
-    public Reconciled reconcile() {
-        Reconciler.Report r = reconciler.run();
-        return new Reconciled(r.at(), r.republished(), r.expired(), r.revoked(), r.unknown(), r.previousBoot(),
+    @APIResponse(responseCode = "200", description = "what the pass did, and the figures after it",
+            content = @Content(schema = @Schema(implementation = Reconciled.class)))
+    @APIResponse(responseCode = "503", description = "RECONCILER_BUSY: a pass has been running here for over a minute")
+    public Response reconcile() {
+        Reconciler.Report r = reconciler.run().orElse(null);
+        if (r == null) {
+            return new Refusal("RECONCILER_BUSY", "a reconciler pass has been running on this server for over a"
+                    + " minute; try again later").response(503);
+        }
+        return Response.ok(new Reconciled(r.at(), r.republished(), r.expired(), r.revoked(), r.unknown(), r.previousBoot(),
                 r.lapsedLeases(), r.rolledUp(), new Purged(r.purged().jobs(), r.purged().deliveries(),
-                        r.purged().quarantined()), r.failures(), r.invariantHolds(), view(r.workloads()));
+                        r.purged().quarantined()), r.failures(), r.invariantHolds(), view(r.workloads()))).build();
     }
 
     /** What one reconciler pass did, and the figures after it. */
