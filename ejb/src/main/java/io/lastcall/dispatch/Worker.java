@@ -4,6 +4,7 @@ import io.lastcall.clock.ClockHealth;
 import io.lastcall.ingress.JobPublisher;
 import io.lastcall.job.GateDecision;
 import io.lastcall.metrics.LastcallMetrics;
+import io.lastcall.policy.ModelSettings;
 import io.lastcall.policy.Settings;
 import io.lastcall.policy.WorkloadPolicy;
 import io.lastcall.receipt.ReceivedMessage;
@@ -209,8 +210,9 @@ public class Worker {
     /** Waits for the answer of a written request and settles it. */
     private void answer(DispatchLedger.GateResult gate, ModelClient.Connection connection, long checkToLastByteMs,
             WorkloadPolicy policy, long uncertainty) {
-        ModelResult result = connection.answer(settings.model().notProcessedStatuses(), settings.model().maxResponseBytes(),
-                settings.model().keepAliveMs(), clock);
+        ModelSettings backend = settings.model();
+        ModelResult result = connection.answer(backend.notProcessedStatuses(), backend.maxResponseBytes(),
+                backend.keepAliveMs(), clock);
         settle(gate, result, checkToLastByteMs, policy, uncertainty);
     }
 

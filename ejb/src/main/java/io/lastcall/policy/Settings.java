@@ -48,14 +48,6 @@ public class Settings {
         simulator = new SimulatorSettings(reader);
     }
 
-    private long number(String key, long fallback) {
-        return reader.number(key, fallback);
-    }
-
-    private String text(String key, String fallback) {
-        return reader.text(key, fallback);
-    }
-
     public ModelSettings model() {
         return model;
     }
@@ -98,7 +90,7 @@ public class Settings {
 
     /** The data source the schema migration runs on: the persistence unit's. */
     public String ledgerDataSource() {
-        return text("lastcall.ledger.datasource", "jdbc/lastcall");
+        return reader.text("lastcall.ledger.datasource", "jdbc/lastcall");
     }
 
     public Set<Integer> schemaVersions() {
@@ -106,7 +98,7 @@ public class Settings {
     }
 
     public Set<String> workloads() {
-        return Set.copyOf(ConfigReader.split(text("lastcall.workloads", Defaults.WORKLOADS)));
+        return Set.copyOf(ConfigReader.split(reader.text("lastcall.workloads", Defaults.WORKLOADS)));
     }
 
     /** The policy of a configured workload, or empty for a name not in {@code lastcall.workloads}. */
@@ -130,21 +122,23 @@ public class Settings {
     }
 
     private long workloadNumber(String workload, String key, long fallback) {
-        return number("lastcall.workload." + workload + "." + key, number("lastcall.workload.default." + key, fallback));
+        return reader.number("lastcall.workload." + workload + "." + key,
+                reader.number("lastcall.workload.default." + key, fallback));
     }
 
     private String workloadText(String workload, String key, String fallback) {
-        return text("lastcall.workload." + workload + "." + key, text("lastcall.workload.default." + key, fallback));
+        return reader.text("lastcall.workload." + workload + "." + key,
+                reader.text("lastcall.workload.default." + key, fallback));
     }
 
     public Pricing pricing() {
-        return new Pricing(text("lastcall.price.revision", "default-1"),
+        return new Pricing(reader.text("lastcall.price.revision", "default-1"),
                 key -> reader.optional("lastcall.price." + key, BigDecimal.class));
     }
 
     /** A workload's own model endpoint ({@code lastcall.workload.<name>.model-base-url}), else the global one. */
     public String modelBaseUrl(String workload) {
-        return text("lastcall.workload." + workload + ".model-base-url", model.baseUrl());
+        return reader.text("lastcall.workload." + workload + ".model-base-url", model.baseUrl());
     }
 
     /**
@@ -158,6 +152,6 @@ public class Settings {
 
     /** The tokenizer that counts prompt tokens for estimates ({@code lastcall.price.tokenizer}). */
     public PromptTokens promptTokens() {
-        return new PromptTokens(text("lastcall.price.tokenizer", "o200k_base"));
+        return new PromptTokens(reader.text("lastcall.price.tokenizer", "o200k_base"));
     }
 }

@@ -32,9 +32,9 @@ public class FailureMapper implements ExceptionMapper<Exception> {
         LOG.log(Level.SEVERE, "API call failed (incident " + incident + ")" + (ledger ? ": the ledger database" : ""),
                 e);
         if (ledger) {
-            return Response.fromResponse(new Refusal("LEDGER_UNAVAILABLE", "the ledger database did not answer"
-                    + " (incident " + incident + "); retry: a job accepted before the failure is kept, and submitting"
-                    + " the same envelope again is safe").response(503)).header("Retry-After", "5").build();
+            return new Refusal("LEDGER_UNAVAILABLE", "the ledger database did not answer (incident " + incident
+                    + "); retry: a job accepted before the failure is kept, and submitting the same envelope again is"
+                    + " safe").response(503);
         }
         return new Refusal("INTERNAL_ERROR", "the request failed on the server (incident " + incident
                 + ", in the server log)").response(500);

@@ -206,9 +206,6 @@ public class JobsResource {
     }
 
     static Response error(Rejection reason, String message) {
-        Response refusal = new Refusal(reason.name(), message == null ? reason.name() : message)
-                .response(reason.status());
-        // a 503 passes: say when to try again, as for any other outage of the ledger
-        return reason.status() == 503 ? Response.fromResponse(refusal).header("Retry-After", "5").build() : refusal;
+        return new Refusal(reason.name(), message == null ? reason.name() : message).response(reason.status());
     }
 }

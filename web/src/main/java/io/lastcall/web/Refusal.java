@@ -21,9 +21,10 @@ public record Refusal(String reason, String message) {
         return requestedWith == null;
     }
 
-    /** As a JAX-RS answer with this status. */
+    /** As a JAX-RS answer with this status; a 503 (something lastcall needs is away) says when to try again. */
     public Response response(int status) {
-        return Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(this).build();
+        Response.ResponseBuilder answer = Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(this);
+        return (status == 503 ? answer.header("Retry-After", "5") : answer).build();
     }
 
     /** Writes the refusal with its status; a 401 carries the Basic challenge unless the dashboard asked. */
