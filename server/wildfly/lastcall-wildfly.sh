@@ -6,7 +6,8 @@
 #   lastcall-wildfly.sh install        unpack $LC_DIST_ZIP into $LC_RUNTIME/wildfly and install the
 #                                      EclipseLink and PostgreSQL driver modules (once)
 #   lastcall-wildfly.sh start          create + configure the server (once: configure.cli), point
-#                                      java:/jdbc/lastcall at the ledger chosen by $LC_DB, start it
+#                                      java:/jdbc/lastcall at the ledger chosen by $LC_DB, start it,
+#                                      and deploy $LC_HEALTH_WAR beside where lastcall.ear will go
 #   lastcall-wildfly.sh deploy EAR     (re)deploy the EAR as deployment "lastcall.ear"
 #   lastcall-wildfly.sh deployed       exit 0 if it is deployed
 #   lastcall-wildfly.sh undeploy       undeploy it (if it is)
@@ -29,6 +30,8 @@
 #   LC_EXTRA_USERS  more users, "user:role:password ..." (the tests' second submitter)
 #   LC_RESET_DATABASES  true: "start" first stops the server, empties both ledgers and removes a
 #                deployment an aborted run left behind - what the integration tests do  [false]
+#   LC_HEALTH_WAR lastcall-health.war (module wildfly-health): lastcall's checks in WildFly's
+#                MicroProfile Health, which does not look inside an EAR; deployed by "start" [none]
 #   LC_JAVA_OPTS JVM options of the server                   [-Xms256m -Xmx1g -XX:MaxMetaspaceSize=512m]
 # Every other LASTCALL_* variable in the environment of "start" reaches the server, where
 # MicroProfile Config reads it (LASTCALL_DISPATCH_PERMITS -> lastcall.dispatch.permits); the
@@ -213,6 +216,7 @@ start() {
       if grep -q 'WFLYSRV0026' <<<"$fresh"; then
         say "started with errors: $(grep -E ' ERROR ' <<<"$fresh" | head -1 | cut -c1-300)"
       fi
+      deploy_health
       return 0
     fi
     if ((i > 5)) && ! running; then
@@ -243,6 +247,16 @@ deploy() {
   out=$(cli --command="deploy $ear --name=$DEPLOYMENT --force" 2>&1) \
     || die "deploy failed: $(deploy_cause "$lines" "$out")
   (whole log: $LOG, or ./lastcall logs)"
+}
+
+# lastcall's MicroProfile Health checks: a web application of their own, which reads them from
+# lastcall's JMX bean (io.lastcall:type=Health) and is down while lastcall is not deployed.
+deploy_health() {
+  [ -n "${LC_HEALTH_WAR:-}" ] || return 0
+  [ -f "$LC_HEALTH_WAR" ] || die "no health checks at $LC_HEALTH_WAR (build them with: mvn -DskipTests package)"
+  local out
+  out=$(cli --command="deploy $LC_HEALTH_WAR --name=lastcall-health.war --force" 2>&1) \
+    || die "deploying $(basename "$LC_HEALTH_WAR") failed: $(deploy_cause 0 "$out")"
 }
 
 # Why a deployment failed, in one line: the CLI's answer, else the last error the server logged.

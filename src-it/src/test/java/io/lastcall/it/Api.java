@@ -33,8 +33,20 @@ public final class Api {
 
     /** GET from the server's root (outside the application), e.g. the MicroProfile Health endpoint. */
     public static Reply serverGet(String path) {
-        String root = ItConfig.baseUrl().substring(0, ItConfig.baseUrl().lastIndexOf('/'));
-        HttpRequest request = HttpRequest.newBuilder(URI.create(root + path)).timeout(Duration.ofSeconds(30))
+        return getJson(ItConfig.baseUrl().substring(0, ItConfig.baseUrl().lastIndexOf('/')) + path);
+    }
+
+    /**
+     * GET on the server's MicroProfile Health endpoint ({@code /health/ready}, {@code /health/live}):
+     * Payara serves it on the HTTP port, WildFly on its management port.
+     */
+    public static Reply healthGet(String path) {
+        return Server.wildfly() ? getJson("http://127.0.0.1:" + System.getProperty("lastcall.it.admin-port") + path)
+                : serverGet(path);
+    }
+
+    private static Reply getJson(String url) {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
                 .header("Accept", "application/json").GET().build();
         try {
             HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
@@ -42,7 +54,7 @@ public final class Api {
                 return new Reply(response.statusCode(), reader.read());
             }
         } catch (IOException e) {
-            throw new IllegalStateException("GET " + path + ": " + e, e);
+            throw new IllegalStateException("GET " + url + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -27,26 +27,6 @@ public final class Server {
         return "wildfly".equals(System.getProperty("lastcall.it.server", "payara"));
     }
 
-    /**
-     * Whether lastcall's MicroProfile Health checks answer at the server's /health/ready. Payara:
-     * yes, on the HTTP port. WildFly 39 serves /health on its management port and registered none
-     * of the EJB module's checks (tried as producers and as classes, in the EJB and the web
-     * module: only its default "ready-deployment" check showed); /api/health is the way there.
-     */
-    public static boolean servesApplicationHealthChecks() {
-        return !wildfly();
-    }
-
-    /**
-     * Whether the server's OpenAPI document names each JAX-RS application's paths under its own
-     * application path. Payara: yes. WildFly 39 files every resource of the web module under one
-     * application's path, whichever it took first (/api, /metrics or /simulated-model, seen to
-     * change from one deployment to the next).
-     */
-    public static boolean openApiKeepsEachApplicationPath() {
-        return !wildfly();
-    }
-
     private static Path runtime() {
         return Path.of(System.getProperty("lastcall.it.runtime"));
     }

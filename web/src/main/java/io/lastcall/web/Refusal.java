@@ -12,6 +12,7 @@ import java.io.IOException;
 public record Refusal(String reason, String message) {
 
     private static final Jsonb JSON = JsonbBuilder.create();
+    private static final String BASIC = "Basic realm=\"lastcall\"";
 
     /**
      * Whether a 401 should carry the Basic challenge: not for the dashboard's own requests
@@ -23,15 +24,25 @@ public record Refusal(String reason, String message) {
 
     /** As a JAX-RS answer with this status; a 503 (something lastcall needs is away) says when to try again. */
     public Response response(int status) {
+        return builder(status).build();
+    }
+
+    /** As a JAX-RS answer; a 401 carries the Basic challenge unless the dashboard asked. */
+    public Response response(int status, String requestedWith) {
+        Response.ResponseBuilder answer = builder(status);
+        return (status == 401 && challenge(requestedWith) ? answer.header("WWW-Authenticate", BASIC) : answer).build();
+    }
+
+    private Response.ResponseBuilder builder(int status) {
         Response.ResponseBuilder answer = Response.status(status).type(MediaType.APPLICATION_JSON_TYPE).entity(this);
-        return (status == 503 ? answer.header("Retry-After", "5") : answer).build();
+        return status == 503 ? answer.header("Retry-After", "5") : answer;
     }
 
     /** Writes the refusal with its status; a 401 carries the Basic challenge unless the dashboard asked. */
     public void send(HttpServletRequest request, HttpServletResponse response, int status) throws IOException {
         response.setStatus(status);
         if (status == 401 && challenge(request.getHeader("X-Requested-With"))) {
-            response.setHeader("WWW-Authenticate", "Basic realm=\"lastcall\"");
+            response.setHeader("WWW-Authenticate", BASIC);
         }
         response.setContentType("application/json");
         response.getWriter().write(JSON.toJson(this));

@@ -4,12 +4,9 @@ import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ContainerRequestFilter;
 import jakarta.ws.rs.container.ResourceInfo;
 import jakarta.ws.rs.core.Context;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 import jakarta.ws.rs.ext.Provider;
 import java.lang.reflect.Method;
-import java.util.Arrays;
 import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement;
 
 /**
@@ -37,19 +34,8 @@ public class RoleCheck implements ContainerRequestFilter {
                 ? method.getAnnotation(SecurityRequirement.class)
                 : resource.getResourceClass().getAnnotation(SecurityRequirement.class);
         SecurityContext security = request.getSecurityContext();
-        if (security.getUserPrincipal() == null) {
-            Response.ResponseBuilder refused = Response.status(401).type(MediaType.APPLICATION_JSON_TYPE)
-                    .entity(new Refusal("UNAUTHENTICATED", "HTTP Basic credentials of a lastcall user are required"));
-            if (Refusal.challenge(request.getHeaderString("X-Requested-With"))) {
-                refused.header("WWW-Authenticate", "Basic realm=\"lastcall\"");
-            }
-            request.abortWith(refused.build());
-            return;
-        }
-        if (allowed == null || Arrays.stream(allowed.scopes()).noneMatch(security::isUserInRole)) {
-            request.abortWith(new Refusal("FORBIDDEN", "user " + security.getUserPrincipal().getName()
-                    + " lacks the role this needs: " + (allowed == null ? "none configured"
-                            : String.join(" or ", allowed.scopes()))).response(403));
-        }
+        Roles.deny(security.getUserPrincipal(), security::isUserInRole, allowed == null ? new String[0] : allowed.scopes())
+                .ifPresent(denied -> request.abortWith(
+                        denied.refusal().response(denied.status(), request.getHeaderString("X-Requested-With"))));
     }
 }

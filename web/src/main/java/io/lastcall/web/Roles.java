@@ -1,5 +1,10 @@
 package io.lastcall.web;
 
+import java.security.Principal;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.function.Predicate;
+
 /** lastcall's roles (docs/operating.md, "Users and roles"); an operator can do everything a viewer can. */
 final class Roles {
 
@@ -15,6 +20,26 @@ final class Roles {
 
     static final String UNAUTHENTICATED = "UNAUTHENTICATED: no credentials, or a wrong user or password";
     static final String FORBIDDEN = "FORBIDDEN: the user has none of the roles this operation's security scopes name";
+
+    /** A caller turned away: 401 (nobody logged in) or 403 (none of the roles), and why. */
+    record Denial(int status, Refusal refusal) {
+    }
+
+    /**
+     * Whether {@code user} may call an endpoint open to {@code roles}: empty if so. The one rule
+     * for the JAX-RS resources ({@link RoleCheck}) and the servlets ({@link MetricsServlet}).
+     */
+    static Optional<Denial> deny(Principal user, Predicate<String> hasRole, String... roles) {
+        if (user == null) {
+            return Optional.of(new Denial(401,
+                    new Refusal("UNAUTHENTICATED", "HTTP Basic credentials of a lastcall user are required")));
+        }
+        if (Arrays.stream(roles).anyMatch(hasRole)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Denial(403, new Refusal("FORBIDDEN", "user " + user.getName()
+                + " lacks the role this needs: " + (roles.length == 0 ? "none configured" : String.join(" or ", roles)))));
+    }
 
     private Roles() {
     }

@@ -1,60 +1,61 @@
 package io.lastcall.web;
 
 import io.lastcall.policy.Settings;
-import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
 import jakarta.json.Json;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonReader;
 import jakarta.json.JsonValue;
-import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.POST;
-import jakarta.ws.rs.Path;
-import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.MediaType;
-import jakarta.ws.rs.core.Response;
-import java.io.StringReader;
+import jakarta.json.JsonWriter;
+import jakarta.servlet.annotation.WebServlet;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
 import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.eclipse.microprofile.openapi.annotations.Operation;
 
 /**
  * A SIMULATED OpenAI-compatible model endpoint, so that lastcall shows real outcomes without a
- * provider: {@code POST /lastcall/simulated-model/v1/chat/completions} (its own JAX-RS
- * application, {@link SimulatorApi}, outside the protected {@code /api}). It waits
+ * provider: {@code POST /lastcall/simulated-model/v1/chat/completions} (a servlet outside the
+ * protected {@code /api}, and outside lastcall's OpenAPI document). It waits
  * {@code lastcall.simulator.latency-ms} (or N ms for a model named {@code sim-slow-N}) and
  * answers with usage computed from the request (prompt: characters / 4; completion:
  * {@code min(max_tokens, lastcall.simulator.completion-tokens)}). It never calls anything.
  */
-@RequestScoped
-@Path("v1/chat/completions")
-public class SimulatedModelResource {
+@WebServlet("/simulated-model/v1/chat/completions")
+public class SimulatedModelServlet extends HttpServlet {
 
+    private static final long serialVersionUID = 1L;
     private static final Pattern SLOW = Pattern.compile("sim-slow-(\\d{1,6})");
 
     @Inject
-    Settings settings;
+    transient Settings settings;
 
-    // not part of lastcall's API (and WildFly's OpenAPI would file it under /api)
-    @Operation(hidden = true)
-    @POST
-    @Consumes(MediaType.WILDCARD)
-    @Produces(MediaType.APPLICATION_JSON)
-    public Response complete(String body) throws InterruptedException {
+    @Override
+    protected void doPost(HttpServletRequest http, HttpServletResponse response) throws IOException {
         if (!settings.simulator().enabled()) {
-            return Response.status(404).entity(Json.createObjectBuilder().add("error", Json.createObjectBuilder()
-                    .add("message", "the simulated model is disabled (lastcall.simulator.enabled)")
-                    .add("type", "not_found")).build()).build();
+            send(response, 404, error("the simulated model is disabled (lastcall.simulator.enabled)", "not_found"));
+            return;
         }
         JsonObject request;
-        try (JsonReader reader = Json.createReader(new StringReader(body))) {
+        try (JsonReader reader = Json.createReader(http.getInputStream())) {
             request = reader.readObject();
         } catch (RuntimeException e) {
-            return Response.status(400).entity(Json.createObjectBuilder().add("error", Json.createObjectBuilder()
-                    .add("message", "not a JSON object").add("type", "invalid_request_error")).build()).build();
+            send(response, 400, error("not a JSON object", "invalid_request_error"));
+            return;
         }
+        try {
+            send(response, 200, complete(request));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            send(response, 503, error("the server is stopping", "server_error"));
+        }
+    }
+
+    private JsonObject complete(JsonObject request) throws InterruptedException {
         String model = request.getString("model", "sim");
         Matcher slow = SLOW.matcher(model);
         Thread.sleep(slow.matches() ? Long.parseLong(slow.group(1)) : settings.simulator().latencyMs());
@@ -70,7 +71,7 @@ public class SimulatedModelResource {
         long cap = settings.simulator().completionTokens();
         long completion = Math.min(request.getJsonNumber("max_tokens") == null ? cap
                 : request.getJsonNumber("max_tokens").longValue(), cap);
-        JsonObject answer = Json.createObjectBuilder()
+        return Json.createObjectBuilder()
                 .add("id", "chatcmpl-sim-" + UUID.randomUUID())
                 .add("object", "chat.completion")
                 .add("created", System.currentTimeMillis() / 1000)
@@ -83,6 +84,19 @@ public class SimulatedModelResource {
                 .add("usage", Json.createObjectBuilder().add("prompt_tokens", prompt)
                         .add("completion_tokens", completion).add("total_tokens", prompt + completion))
                 .build();
-        return Response.ok(answer).build();
+    }
+
+    private static JsonObject error(String message, String type) {
+        return Json.createObjectBuilder().add("error", Json.createObjectBuilder().add("message", message)
+                .add("type", type)).build();
+    }
+
+    private static void send(HttpServletResponse response, int status, JsonObject body) throws IOException {
+        response.setStatus(status);
+        response.setContentType("application/json");
+        response.setCharacterEncoding("UTF-8");
+        try (JsonWriter writer = Json.createWriter(response.getWriter())) {
+            writer.writeObject(body);
+        }
     }
 }
