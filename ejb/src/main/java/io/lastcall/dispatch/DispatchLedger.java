@@ -2,6 +2,7 @@ package io.lastcall.dispatch;
 
 import io.lastcall.instance.Incarnation;
 import io.lastcall.job.Attempt;
+import io.lastcall.job.BackendPause;
 import io.lastcall.job.BudgetLock;
 import io.lastcall.job.Deadline;
 import io.lastcall.job.GateDecision;
@@ -46,9 +47,12 @@ public class DispatchLedger {
         }
     }
 
-    /** The gate's decision, what a claim needs to dispatch, and the job's trace up to this check (for metrics). */
+    /**
+     * The gate's decision, what a claim needs to dispatch, the job's trace up to this check (for
+     * metrics), and until when the backend is paused (for {@link GateDecision#WAIT_FOR_BACKEND}).
+     */
     public record GateResult(GateDecision decision, String jobId, String attemptId, String workload, String payload,
-            Deadline deadline, Long publishedAt, Long receivedAt, long checkedAt) {
+            Deadline deadline, Long publishedAt, Long receivedAt, long checkedAt, long pausedUntil) {
     }
 
     /** What receipt found and, when the gate could be passed in the same transaction, the gate's result (else null). */
@@ -60,8 +64,14 @@ public class DispatchLedger {
      * past the deadline minus the margin, by the monotonic clock ({@code writeByNanos},
      * System.nanoTime) and by the wall clock ({@code writeByMillis}, epoch ms).
      */
-    public record Authorization(boolean granted, long checkNanos, long writeByNanos, long writeByMillis) {
-        static final Authorization REFUSED = new Authorization(false, 0, 0, 0);
+    public record Authorization(boolean granted, long checkNanos, long writeByNanos, long writeByMillis,
+            long retryTierMs) {
+        static final Authorization REFUSED = new Authorization(false, 0, 0, 0, 0);
+
+        /** Refused, and the job goes through this retry tier (ms) after the commit. */
+        static Authorization refusedRetrying(long retryTierMs) {
+            return new Authorization(false, 0, 0, 0, retryTierMs);
+        }
     }
 
     @PersistenceContext(unitName = "ledger")
@@ -105,7 +115,7 @@ public class DispatchLedger {
      * yet is left to {@link #gate} (the admission's gate is then null).
      */
     public Admission receiveAndGate(ReceivedMessage message, Set<Integer> schemaVersions, boolean logDelivery,
-            long clockUncertaintyMs, Function<String, WorkloadPolicy> policies) {
+            long clockUncertaintyMs, Function<String, WorkloadPolicy> policies, Function<String, String> backends) {
         long now = clock.millis();
         Job job = receipt.trustedJob(message, schemaVersions, "", logDelivery, now).orElse(null);
         Receipt received = received(job, now);
@@ -116,7 +126,7 @@ public class DispatchLedger {
         if (policy.budget() != null && em.find(BudgetLock.class, job.getWorkload()) == null) {
             return new Admission(received, null);
         }
-        return new Admission(received, decide(job, now, clockUncertaintyMs, policy));
+        return new Admission(received, decide(job, now, clockUncertaintyMs, policy, backends.apply(job.getWorkload())));
     }
 
     private static Receipt received(Job job, long now) {
@@ -137,13 +147,14 @@ public class DispatchLedger {
      * dispatch claim — new generation, attempt, reservation — in this one transaction.
      *
      * @param permitAt when the dispatch permit was granted, null if none is held
+     * @param backend  the job's model backend ({@link BackendPause#keyOf}): a pause it asked for holds the claim back
      */
-    public GateResult gate(String jobId, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy) {
-        return decide(lock(jobId), permitAt, clockUncertaintyMs, policy);
+    public GateResult gate(String jobId, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy, String backend) {
+        return decide(lock(jobId), permitAt, clockUncertaintyMs, policy, backend);
     }
 
     /** The gate on a job whose row this transaction holds locked. */
-    private GateResult decide(Job job, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy) {
+    private GateResult decide(Job job, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy, String backend) {
         String jobId = job.getJobId();
         long now = clock.millis();
         SubjectRevision subject = em.find(SubjectRevision.class, job.getSubject());
@@ -151,6 +162,8 @@ public class DispatchLedger {
         long remaining = job.remainingForDispatch(now, clockUncertaintyMs);
         GateDecision decision = GateDecision.decide(job.getState(), remaining, job.isCancelRequested(), superseded,
                 true, permitAt != null);
+        long pausedUntil = decision == GateDecision.CLAIM ? pausedUntil(backend) : 0;
+        decision = decision.givenPause(pausedUntil, now, job.deadline().lastDispatchAt(clockUncertaintyMs));
         if (decision == GateDecision.CLAIM && policy.budget() != null && !budgetFits(job, policy, now)) {
             decision = GateDecision.DENY_BUDGET;
         }
@@ -160,18 +173,36 @@ public class DispatchLedger {
             case CANCEL -> job.end(Outcome.CANCELED, now);
             case SUPERSEDE -> job.end(Outcome.SUPERSEDED, now);
             case DENY_BUDGET -> job.end(Outcome.BUDGET_DENIED, now);
+            case EXPIRE_BACKEND_PAUSED -> job.end(Outcome.EXPIRED_BACKEND_PAUSED, now);
             case CLAIM -> {
                 long generation = job.claim(now, permitAt);
                 attemptId = UUID.randomUUID().toString();
                 em.persist(new Attempt(attemptId, jobId, job.getWorkload(), generation, job.getEstimate(),
                         job.getEstimateRevision(), now, incarnation.instanceId(), incarnation.bootId()));
             }
-            case NOT_CLAIMABLE, NO_PERMIT -> {
+            case NOT_CLAIMABLE, NO_PERMIT, WAIT_FOR_BACKEND -> {
             }
         }
         return new GateResult(decision, jobId, attemptId, job.getWorkload(),
                 decision == GateDecision.CLAIM ? job.getPayload() : null, job.deadline(), job.getPublishedAt(),
-                job.getReceivedAt(), now);
+                job.getReceivedAt(), now, pausedUntil);
+    }
+
+    /** Until when the backend asked not to be called (epoch ms), 0 if it never did. Read, not cached: every server sees it. */
+    private long pausedUntil(String backend) {
+        BackendPause pause = backend == null ? null : em.find(BackendPause.class, backend);
+        return pause == null ? 0 : pause.getPausedUntil();
+    }
+
+    /** Extends the backend's pause to {@code until}, creating its row on its first pause. */
+    private void pauseBackend(String backend, long until, long now, int status) {
+        BackendPause pause = em.find(BackendPause.class, backend, LockModeType.PESSIMISTIC_WRITE);
+        if (pause == null) {
+            // a concurrent first pause of the same backend fails this settlement on the key; its retry finds the row
+            pause = new BackendPause(backend);
+            em.persist(pause);
+        }
+        pause.pauseUntil(until, now, status);
     }
 
     /**
@@ -213,7 +244,8 @@ public class DispatchLedger {
      * deadline minus the margin. A claim whose deadline passed meanwhile ends
      * EXPIRED_NOT_STARTED/BEFORE_DISPATCH instead, its reservation released: nothing was written.
      */
-    public Authorization handOff(String attemptId, long clockUncertaintyMs, long handoffMaxMs) {
+    public Authorization handOff(String attemptId, long clockUncertaintyMs, long handoffMaxMs, String backend,
+            WorkloadPolicy policy, List<Long> retryTiersMs) {
         Attempt attempt = em.find(Attempt.class, attemptId);
         Job job = lock(attempt.getJobId());
         long now = clock.millis();
@@ -227,10 +259,18 @@ public class DispatchLedger {
             job.end(Outcome.EXPIRED_BEFORE_DISPATCH, now);
             return Authorization.REFUSED;
         }
+        long pausedUntil = pausedUntil(backend);
+        if (pausedUntil > now) {
+            // another server recorded a pause since this claim: nothing is written during it
+            attempt.notSent(now, "the backend asked not to be called until " + java.time.Instant.ofEpochMilli(pausedUntil));
+            attempt.rateLimited();
+            return Authorization.refusedRetrying(retryOrEnd(job, now, policy, retryTiersMs, clockUncertaintyMs,
+                    pausedUntil));
+        }
         job.handedOff(now);
         attempt.handedOff(now, Math.max(0, now - job.getCheckedAt()));
         long window = Math.min(handoffMaxMs, remaining);
-        return new Authorization(true, checkNanos, checkNanos + TimeUnit.MILLISECONDS.toNanos(window), now + window);
+        return new Authorization(true, checkNanos, checkNanos + TimeUnit.MILLISECONDS.toNanos(window), now + window, 0);
     }
 
     /**
@@ -249,7 +289,7 @@ public class DispatchLedger {
             return 0; // the claim was closed or revoked meanwhile (reconciler, another server): not ours to end
         }
         attempt.notSent(now, why);
-        return retryOrEnd(job, now, policy, retryTiersMs, clockUncertaintyMs);
+        return retryOrEnd(job, now, policy, retryTiersMs, clockUncertaintyMs, 0);
     }
 
     /**
@@ -257,10 +297,13 @@ public class DispatchLedger {
      * (flagged); an error status that is not "not processed" and an unknown outcome keep their
      * reservation. A "not processed" refusal goes back through a retry tier if attempts and
      * lifetime are left: the returned tier (ms) is what the caller publishes to after this
-     * commits; 0 means nothing to publish.
+     * commits; 0 means nothing to publish. A refusal that asks for a pause (Retry-After, a
+     * rate-limit reset; at most {@code maxPauseMs}) pauses the backend for every server, does not
+     * count as an attempt, and its retry is due after the pause — or the job ends
+     * EXPIRED_NOT_STARTED/BACKEND_PAUSED when its lifetime will not reach that far.
      */
     public long settle(String attemptId, ModelResult result, Long checkToLastByteMs, Pricing pricing,
-            WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs) {
+            WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs, String backend, long maxPauseMs) {
         Attempt attempt = em.find(Attempt.class, attemptId);
         Job job = lockedFor(attempt);
         long now = clock.millis();
@@ -289,7 +332,13 @@ public class DispatchLedger {
             }
             case NOT_PROCESSED -> {
                 attempt.refusedNotProcessed(now, result.httpStatus(), result.error(), checkToLastByteMs);
-                return retryOrEnd(job, now, policy, retryTiersMs, clockUncertaintyMs);
+                long pausedUntil = 0;
+                if (result.retryAfterMs() != null && backend != null) {
+                    pausedUntil = answeredAt + Math.min(result.retryAfterMs(), maxPauseMs);
+                    pauseBackend(backend, pausedUntil, now, result.httpStatus());
+                    attempt.rateLimited();
+                }
+                return retryOrEnd(job, now, policy, retryTiersMs, clockUncertaintyMs, pausedUntil);
             }
             case HTTP_ERROR -> {
                 attempt.failedAfterWrite(now, result.httpStatus(), result.error(), checkToLastByteMs);
@@ -303,15 +352,26 @@ public class DispatchLedger {
         return 0;
     }
 
-    /** A failure proven not to have run: another attempt through a retry tier, or the end. */
+    /**
+     * A failure proven not to have run: another attempt through a retry tier (one that ends after
+     * the backend's pause, if one does), or the end.
+     *
+     * @param pausedUntil until when the backend asked not to be called (epoch ms), 0 for no pause
+     */
     private long retryOrEnd(Job job, long now, WorkloadPolicy policy, List<Long> retryTiersMs,
-            long clockUncertaintyMs) {
-        // a claim revoked after a crash was never tried, so it does not count
-        int attempts = em.createQuery("select count(a) from Attempt a where a.jobId = :id and a.state <> :revoked",
-                Long.class).setParameter("id", job.getJobId()).setParameter("revoked", Attempt.State.REVOKED)
+            long clockUncertaintyMs, long pausedUntil) {
+        if (pausedUntil > now && pausedUntil >= job.deadline().lastDispatchAt(clockUncertaintyMs)) {
+            job.end(Outcome.EXPIRED_BACKEND_PAUSED, now);
+            return 0;
+        }
+        // a claim revoked after a crash was never tried, and a refusal that paused the backend is
+        // the provider pacing its callers: neither counts
+        int attempts = em.createQuery("select count(a) from Attempt a where a.jobId = :id and a.state <> :revoked"
+                        + " and a.rateLimited = false", Long.class)
+                .setParameter("id", job.getJobId()).setParameter("revoked", Attempt.State.REVOKED)
                 .getSingleResult().intValue();
         RetryTiers.Choice choice = RetryTiers.choose(retryTiersMs, attempts, policy.maxAttempts(),
-                job.remainingForDispatch(now, clockUncertaintyMs));
+                job.remainingForDispatch(now, clockUncertaintyMs), Math.max(0, pausedUntil - now));
         switch (choice.kind()) {
             case RETRY -> {
                 job.requeue(now);

@@ -7,6 +7,7 @@ import io.lastcall.transport.BackendConnection;
 import io.lastcall.transport.BackendPool;
 import io.lastcall.transport.Origin;
 import io.lastcall.transport.PreparedRequest;
+import io.lastcall.transport.RetryAfter;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
@@ -24,6 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -171,7 +173,7 @@ public class ModelClient {
                 Answer answer = backend.read(maxResponseBytes, endNanos, keepAliveMs);
                 long answeredAt = wallClock.millis();
                 reusableForMs = answer.reusableForMs();
-                return classify(answer, notProcessed).answeredAt(answeredAt);
+                return classify(answer, notProcessed, answeredAt).answeredAt(answeredAt);
             } catch (SocketTimeoutException e) {
                 return ModelResult.unknown("no complete response within " + timeoutMs + " ms");
             } catch (IOException | HttpException | RuntimeException e) {
@@ -194,12 +196,18 @@ public class ModelClient {
         }
     }
 
-    /** An answer by its status: 2xx completed (usage as reported), a "not processed" status, any other error. */
-    static ModelResult classify(Answer answer, Set<Integer> notProcessed) {
+    /**
+     * An answer by its status: 2xx completed (usage as reported), a "not processed" status (with the
+     * pause it asks for, if it names one), any other error.
+     */
+    static ModelResult classify(Answer answer, Set<Integer> notProcessed, long nowMs) {
         int status = answer.status();
         if (status / 100 != 2) {
-            return ModelResult.error(status, "HTTP " + status + ": " + abbreviate(answer.body(), 300),
+            ModelResult error = ModelResult.error(status, "HTTP " + status + ": " + abbreviate(answer.body(), 300),
                     notProcessed.contains(status));
+            OptionalLong pause = error.kind() == ModelResult.Kind.NOT_PROCESSED
+                    ? RetryAfter.millis(answer.headers(), nowMs) : OptionalLong.empty();
+            return pause.isPresent() ? error.retryAfter(pause.getAsLong()) : error;
         }
         if (!answer.complete()) {
             return ModelResult.completed(status, null, null, abbreviate(answer.body(), 2_000));

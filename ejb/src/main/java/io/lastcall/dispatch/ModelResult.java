@@ -2,16 +2,21 @@ package io.lastcall.dispatch;
 
 /** What one request to the model backend came to, once it was written. */
 public record ModelResult(Kind kind, Integer httpStatus, Long promptTokens, Long completionTokens, String content,
-        String error, Long answeredAt) {
+        String error, Long answeredAt, Long retryAfterMs) {
 
     public ModelResult(Kind kind, Integer httpStatus, Long promptTokens, Long completionTokens, String content,
             String error) {
-        this(kind, httpStatus, promptTokens, completionTokens, content, error, null);
+        this(kind, httpStatus, promptTokens, completionTokens, content, error, null, null);
     }
 
     /** This result, answered at {@code at} (epoch ms): lateness is judged by when the answer arrived. */
     public ModelResult answeredAt(long at) {
-        return new ModelResult(kind, httpStatus, promptTokens, completionTokens, content, error, at);
+        return new ModelResult(kind, httpStatus, promptTokens, completionTokens, content, error, at, retryAfterMs);
+    }
+
+    /** This refusal, with the pause the backend asked for (Retry-After or its rate-limit reset), in ms. */
+    public ModelResult retryAfter(long ms) {
+        return new ModelResult(kind, httpStatus, promptTokens, completionTokens, content, error, answeredAt, ms);
     }
 
     public enum Kind {

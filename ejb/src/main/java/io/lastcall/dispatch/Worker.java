@@ -2,6 +2,7 @@ package io.lastcall.dispatch;
 
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.ingress.JobPublisher;
+import io.lastcall.job.BackendPause;
 import io.lastcall.job.GateDecision;
 import io.lastcall.metrics.LastcallMetrics;
 import io.lastcall.policy.ModelSettings;
@@ -92,7 +93,7 @@ public class Worker {
             DispatchLedger.GateResult gate = null;
             if (permitAt != null) {
                 DispatchLedger.Admission admission = ledger.receiveAndGate(message, settings.schemaVersions(),
-                        settings.workerDeliveryLog(), uncertainty, settings::workloadOrDefault);
+                        settings.workerDeliveryLog(), uncertainty, settings::workloadOrDefault, this::backend);
                 receipt = admission.receipt();
                 gate = admission.gate();
             } else {
@@ -109,7 +110,16 @@ public class Worker {
                 if (permitAt == null) {
                     permitAt = waitForPermit(receipt, uncertainty);
                 }
-                gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy);
+                gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy, backend(receipt.workload()));
+            }
+            while (gate.decision() == GateDecision.WAIT_FOR_BACKEND) {
+                // the backend asked every server not to call it yet: wait here (the delivery stays
+                // unacknowledged), without a permit another job could use
+                permits.release();
+                permitAt = null;
+                sleepUntil(gate.pausedUntil());
+                permitAt = waitForPermit(receipt, uncertainty);
+                gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy, backend(receipt.workload()));
             }
             if (gate.decision() != GateDecision.NOT_CLAIMABLE) {
                 metrics.queueResidence(gate.workload(), gate.publishedAt(), gate.receivedAt());
@@ -165,13 +175,15 @@ public class Worker {
                         + unsendable.getMessage(), policy, settings.topology().retryTiersMs(), uncertainty));
                 return false;
             }
-            auth = ledger.handOff(gate.attemptId(), uncertainty, settings.dispatch().handoffMaxMs());
+            auth = ledger.handOff(gate.attemptId(), uncertainty, settings.dispatch().handoffMaxMs(),
+                    backend(gate.workload()), policy, settings.topology().retryTiersMs());
         } catch (RuntimeException e) {
             connection.close();
             throw e;
         }
         if (!auth.granted()) {
             connection.close();
+            retry(gate, auth.retryTierMs());
             return false;
         }
         // nothing between the check and the write but this call
@@ -227,7 +239,13 @@ public class Worker {
         for (int tries = 1; ; tries++) {
             try {
                 retry(gate, ledger.settle(gate.attemptId(), result, checkToLastByteMs, settings.pricing(), policy,
-                        settings.topology().retryTiersMs(), uncertainty));
+                        settings.topology().retryTiersMs(), uncertainty, backend(gate.workload()),
+                        settings.model().maxPauseMs()));
+                if (result.retryAfterMs() != null) {
+                    LOG.info("The model backend " + backend(gate.workload()) + " answered " + result.httpStatus()
+                            + " asking for a pause of " + result.retryAfterMs() + " ms (at most "
+                            + settings.model().maxPauseMs() + "): no server calls it until then");
+                }
                 return;
             } catch (RuntimeException e) {
                 if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay) > giveUpAt) {
@@ -269,6 +287,18 @@ public class Worker {
         // the queue gives up by itself at the last dispatchable instant
         long lastDispatchAt = receipt.deadline().lastDispatchAt(uncertainty);
         return lastDispatchAt > clock.millis() && permits.acquire(lastDispatchAt) ? clock.millis() : null;
+    }
+
+    /** The key of the workload's model backend, under which its pauses are kept. */
+    private String backend(String workload) {
+        return BackendPause.keyOf(settings.modelBaseUrl(workload));
+    }
+
+    private void sleepUntil(long epochMs) throws InterruptedException {
+        long ms = epochMs - clock.millis();
+        if (ms > 0) {
+            Thread.sleep(ms);
+        }
     }
 
     private static void sleep(long ms) {

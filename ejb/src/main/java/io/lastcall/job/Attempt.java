@@ -84,6 +84,9 @@ public class Attempt {
     /** A failure proven not to have run remotely (never written, or a "not processed" status): it may be retried. */
     @Column(name = "retryable", nullable = false)
     private boolean retryable;
+    /** A refusal that paused the backend (Retry-After, a rate-limit reset): not counted against max-attempts. */
+    @Column(name = "rate_limited", nullable = false)
+    private boolean rateLimited;
     @Lob
     @Column(name = "result")
     private String result;
@@ -153,6 +156,11 @@ public class Attempt {
     }
 
     /** Refused with a status the provider documents as "not processed": nothing billed, may be retried. */
+    /** This refusal (or this write held back) was the backend pacing its callers: it does not count as an attempt. */
+    public void rateLimited() {
+        rateLimited = true;
+    }
+
     public void refusedNotProcessed(long at, int status, String why, Long wireMs) {
         require(State.HANDED_OFF);
         state = State.FAILED;
@@ -220,6 +228,7 @@ public class Attempt {
     public String getJobId() { return jobId; }
     public String getWorkload() { return workload; }
     public boolean isRetryable() { return retryable; }
+    public boolean isRateLimited() { return rateLimited; }
     public long getGeneration() { return generation; }
     public State getState() { return state; }
     public BigDecimal getEstimate() { return estimate; }

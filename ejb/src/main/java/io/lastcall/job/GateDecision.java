@@ -15,7 +15,11 @@ public enum GateDecision {
     /** already claimed, handed off or ended: nothing to do, never a second claim */
     NOT_CLAIMABLE,
     /** lifetime left but no dispatch permit held: try again later */
-    NO_PERMIT;
+    NO_PERMIT,
+    /** the backend is paused until before the job's last dispatch instant: wait for its end, then try again */
+    WAIT_FOR_BACKEND,
+    /** terminal EXPIRED_NOT_STARTED, reason BACKEND_PAUSED: the backend's pause outlasts the job's lifetime */
+    EXPIRE_BACKEND_PAUSED;
 
     public static GateDecision decide(JobState state, long remainingForDispatchMs, boolean cancelRequested,
             boolean superseded, boolean budgetFits, boolean permitHeld) {
@@ -38,5 +42,17 @@ public enum GateDecision {
             return DENY_BUDGET;
         }
         return CLAIM;
+    }
+
+    /**
+     * A claim, given that the job's backend asked not to be called before {@code pausedUntil}
+     * (epoch ms; 0 for no pause): it stands once the pause is over, waits for its end when that
+     * comes before {@code lastDispatchAt}, and is refused for good otherwise.
+     */
+    public GateDecision givenPause(long pausedUntil, long now, long lastDispatchAt) {
+        if (this != CLAIM || pausedUntil <= now) {
+            return this;
+        }
+        return pausedUntil < lastDispatchAt ? WAIT_FOR_BACKEND : EXPIRE_BACKEND_PAUSED;
     }
 }

@@ -30,6 +30,11 @@ public enum Outcome {
     EXPIRED_IN_BROKER(JobState.EXPIRED_NOT_STARTED, "IN_BROKER"),
     /** refused at the final gate, at the handoff check, or a retry that fits no tier */
     EXPIRED_BEFORE_DISPATCH(JobState.EXPIRED_NOT_STARTED, "BEFORE_DISPATCH"),
+    /**
+     * its backend asked not to be called (a 429's Retry-After, or its rate-limit reset) until after
+     * the job's last dispatch instant; nothing was written
+     */
+    EXPIRED_BACKEND_PAUSED(JobState.EXPIRED_NOT_STARTED, "BACKEND_PAUSED"),
     /** found overdue by the reconciler before it was ever queued or after a revoked claim */
     EXPIRED_RECONCILED(JobState.EXPIRED_NOT_STARTED, "RECONCILED"),
     CANCELED(JobState.CANCELED, "CANCELED"),

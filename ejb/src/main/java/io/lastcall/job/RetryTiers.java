@@ -20,14 +20,31 @@ public final class RetryTiers {
 
     /**
      * @param tiersMs      delays, shortest first
-     * @param attemptsMade attempts so far, including the one that just failed (≥ 1)
+     * @param attemptsMade attempts that count so far, including the one that just failed
      * @param remainingMs  the job's remaining dispatch lifetime now
      */
     public static Choice choose(List<Long> tiersMs, int attemptsMade, int maxAttempts, long remainingMs) {
+        return choose(tiersMs, attemptsMade, maxAttempts, remainingMs, 0);
+    }
+
+    /**
+     * The same, when the backend asked not to be called for {@code notBeforeMs}: the shortest tier
+     * that ends after that and before the lifetime does, so the job returns when the pause ends;
+     * failing that, the usual choice (the gate then waits out the rest of the pause).
+     */
+    public static Choice choose(List<Long> tiersMs, int attemptsMade, int maxAttempts, long remainingMs,
+            long notBeforeMs) {
         if (attemptsMade >= maxAttempts) {
             return new Choice(Kind.ATTEMPTS_EXHAUSTED, 0);
         }
-        int preferred = Math.min(attemptsMade, tiersMs.size()) - 1;
+        if (notBeforeMs > 0) {
+            for (long tier : tiersMs) {
+                if (tier >= notBeforeMs && tier < remainingMs) {
+                    return new Choice(Kind.RETRY, tier);
+                }
+            }
+        }
+        int preferred = Math.min(Math.max(1, attemptsMade), tiersMs.size()) - 1;
         for (int i = preferred; i >= 0; i--) {
             if (tiersMs.get(i) < remainingMs) {
                 return new Choice(Kind.RETRY, tiersMs.get(i));

@@ -40,6 +40,15 @@ public final class ModelSettings {
         return Math.max(0, config.number("lastcall.model.keep-alive-ms", 800));
     }
 
+    /**
+     * The longest pause a "not processed" answer may impose on its backend
+     * ({@code lastcall.model.max-pause-ms}, default 300000): a {@code Retry-After} or rate-limit
+     * reset beyond it is cut to it, so one odd header cannot stop every job of the backend for hours.
+     */
+    public long maxPauseMs() {
+        return Math.max(0, config.number("lastcall.model.max-pause-ms", 300_000));
+    }
+
     /** Ceiling of the connect timeout to the model backend; the job's remaining lifetime bounds it further. */
     public long connectTimeoutMs() {
         return Math.max(1, config.number("lastcall.model.connect-timeout-ms", 5_000));

@@ -35,4 +35,16 @@ class GateDecisionTest {
             assertEquals(GateDecision.NOT_CLAIMABLE, GateDecision.decide(s, 10_000, false, false, true, true));
         }
     }
+
+    @Test
+    void aPausedBackendHoldsTheClaimBackOrEndsIt() {
+        long now = 1_000_000;
+        assertEquals(GateDecision.CLAIM, GateDecision.CLAIM.givenPause(0, now, now + 60_000), "never paused");
+        assertEquals(GateDecision.CLAIM, GateDecision.CLAIM.givenPause(now, now, now + 60_000), "the pause is over");
+        assertEquals(GateDecision.WAIT_FOR_BACKEND, GateDecision.CLAIM.givenPause(now + 5_000, now, now + 60_000));
+        assertEquals(GateDecision.EXPIRE_BACKEND_PAUSED, GateDecision.CLAIM.givenPause(now + 60_000, now, now + 60_000),
+                "the pause reaches the last dispatch instant");
+        assertEquals(GateDecision.CANCEL, GateDecision.CANCEL.givenPause(now + 5_000, now, now + 60_000),
+                "only a claim waits");
+    }
 }

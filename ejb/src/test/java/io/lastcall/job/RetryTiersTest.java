@@ -36,4 +36,20 @@ class RetryTiersTest {
         assertEquals(Kind.ATTEMPTS_EXHAUSTED, RetryTiers.choose(TIERS, 3, 3, 120_000).kind());
         assertEquals(Kind.ATTEMPTS_EXHAUSTED, RetryTiers.choose(TIERS, 1, 1, 120_000).kind());
     }
+
+    @Test
+    void afterAPauseTheShortestTierThatOutlastsIt() {
+        assertEquals(new Choice(Kind.RETRY, 10_000), RetryTiers.choose(TIERS, 1, 5, 120_000, 5_000),
+                "the 1 s tier would return during the pause");
+        assertEquals(new Choice(Kind.RETRY, 60_000), RetryTiers.choose(TIERS, 1, 5, 120_000, 10_001));
+        // none outlasts it within the lifetime: the usual choice, and the gate waits out the rest
+        assertEquals(new Choice(Kind.RETRY, 10_000), RetryTiers.choose(TIERS, 2, 5, 30_000, 20_000));
+    }
+
+    @Test
+    void refusalsThatPausedTheBackendDoNotCount() {
+        // every attempt so far was paced by the provider: 0 counted, still a retry with max-attempts 1
+        assertEquals(new Choice(Kind.RETRY, 10_000), RetryTiers.choose(TIERS, 0, 1, 120_000, 5_000));
+        assertEquals(new Choice(Kind.RETRY, 1_000), RetryTiers.choose(TIERS, 0, 1, 120_000, 0));
+    }
 }

@@ -17,13 +17,17 @@ import java.util.List;
  * <li>14895 (it-gateway-down): an upstream with nothing listening (real 502s);</li>
  * <li>14896 (it-gateway-limit): limit_req at 20 requests a second, burst 5, answering 429;</li>
  * <li>14897: as 14893 with proxy_read_timeout 300 s, a transparent gateway: the WildFly run's
- * default model backend (it-through-gateway.env), so every dispatch scenario runs through it there.</li>
+ * default model backend (it-through-gateway.env), so every dispatch scenario runs through it there;</li>
+ * <li>14898 (it-paced): while {@link #paced()} exists, every request is answered {@code 429} with
+ * {@code Retry-After: 5}, as a provider's rate limiter does; otherwise passed to the spy. Its own
+ * access log ({@link #pacedLog()}) has each request's arrival (ms) and status.</li>
  * </ul>
  * Started with the dispatch spy, once per test JVM, stopped when it exits.
  */
 public final class Gateway {
 
     private static Process nginx;
+    private static Path dir;
 
     private Gateway() {
     }
@@ -32,7 +36,7 @@ public final class Gateway {
         if (nginx != null && nginx.isAlive()) {
             return;
         }
-        Path dir = Path.of(System.getProperty("java.io.tmpdir"), "lastcall-it-nginx-" + ProcessHandle.current().pid());
+        dir = Path.of(System.getProperty("java.io.tmpdir"), "lastcall-it-nginx-" + ProcessHandle.current().pid());
         try {
             Files.createDirectories(dir);
             Path conf = dir.resolve("nginx.conf");
@@ -53,6 +57,16 @@ public final class Gateway {
                 return false;
             }
         }, up -> up);
+    }
+
+    /** The file whose existence makes 14898 answer every request with 429 and Retry-After: 5. */
+    public static Path paced() {
+        return dir.resolve("paced");
+    }
+
+    /** 14898's access log: one line per request, "arrival-epoch-seconds.millis status job-id". */
+    public static Path pacedLog() {
+        return dir.resolve("paced.log");
     }
 
     private static String nginxBinary() {
@@ -79,6 +93,12 @@ public final class Gateway {
                 + "  server { listen 127.0.0.1:14895; location / { proxy_pass http://nowhere; } }\n"
                 + "  server { listen 127.0.0.1:14897; keepalive_timeout 1s; keepalive_requests 5;\n"
                 + "    proxy_read_timeout 300s; location / { proxy_pass http://spy; } }\n"
+                + "  log_format paced '$msec $status $http_x_lastcall_job_id';\n"
+                + "  server { listen 127.0.0.1:14898; keepalive_timeout 1s; access_log " + dir + "/paced.log paced;\n"
+                + "    error_page 429 = @paced;\n"
+                + "    location / { if (-f " + dir + "/paced) { return 429; } proxy_pass http://spy; }\n"
+                + "    location @paced { add_header Retry-After 5 always; default_type application/json;\n"
+                + "      return 429 '{\"error\":{\"message\":\"rate limited\",\"type\":\"rate_limit_exceeded\"}}'; } }\n"
                 + "  server { listen 127.0.0.1:14896; keepalive_timeout 1s;\n"
                 + "    location / { limit_req zone=model burst=5 nodelay; proxy_pass http://spy; } }\n"
                 + "}\n";

@@ -132,6 +132,20 @@ class TransportIT {
      */
     @Test
     void underLoadNoRequestArrivesAfterItsDeadline() throws InterruptedException {
+        long from = Jobs.now() - 1;
+        // 1,000 jobs with deadlines 2-20 s away, 2 s calls, 64 permits (at most 32 calls a second):
+        // whatever the machine's speed, most wait for a permit and many reach their deadline there.
+        // Submitted before the load starts: a batch that takes seconds to arrive under load would
+        // be refused (DEADLINE_PASSED) before it could say anything about dispatch.
+        List<String> ids = new ArrayList<>();
+        JsonArrayBuilder batch = Json.createArrayBuilder();
+        long now = Jobs.now();
+        for (int i = 0; i < 1_000; i++) {
+            String id = Jobs.newId("wire");
+            batch.add(Jobs.envelope(id, now + 2_000 + (i * 18_000L / 1_000), "spy-delay-2000"));
+            ids.add(id);
+        }
+        submit(batch, 1_000);
         AtomicBoolean busy = new AtomicBoolean(true);
         List<Thread> burners = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
@@ -152,20 +166,7 @@ class TransportIT {
                 ring[i++ % ring.length] = new byte[256 * 1024];
             }
         }));
-        long from = Jobs.now() - 1;
-        List<String> ids;
         try {
-            // 1,000 jobs with deadlines 2-20 s away, 2 s calls, 64 permits (at most 32 calls a second):
-            // whatever the machine's speed, most wait for a permit and many reach their deadline there
-            ids = new ArrayList<>();
-            JsonArrayBuilder batch = Json.createArrayBuilder();
-            long now = Jobs.now();
-            for (int i = 0; i < 1_000; i++) {
-                String id = Jobs.newId("wire");
-                batch.add(Jobs.envelope(id, now + 2_000 + (i * 18_000L / 1_000), "spy-delay-2000"));
-                ids.add(id);
-            }
-            submit(batch, 1_000);
             awaitEnded("incident-summary", from, ids.size());
         } finally {
             busy.set(false);
