@@ -84,11 +84,12 @@ public final class DispatchSpy {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
+        long arrived = System.currentTimeMillis();
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         requests.add(new Request(exchange.getRequestHeaders().getFirst("X-Lastcall-Job-Id"),
                 exchange.getRequestHeaders().getFirst("X-Lastcall-Attempt-Id"),
                 exchange.getRequestHeaders().getFirst("X-Lastcall-Deadline"),
-                exchange.getRequestHeaders().getFirst("Idempotency-Key"), body, System.currentTimeMillis()));
+                exchange.getRequestHeaders().getFirst("Idempotency-Key"), body, arrived));
         Matcher m = MODEL.matcher(body);
         int status = 200;
         boolean usage = true;

@@ -7,6 +7,8 @@ import jakarta.json.Json;
 import jakarta.json.JsonArrayBuilder;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -175,8 +177,8 @@ class TransportIT {
             }
         }
         Set<String> mine = Set.copyOf(ids);
-        List<DispatchSpy.Request> received = DispatchSpy.get().requests().stream()
-                .filter(r -> mine.contains(r.jobId())).toList();
+        List<DispatchSpy.Request> received = ItConfig.throughGateway() ? arrivedAtTheGateway(mine)
+                : DispatchSpy.get().requests().stream().filter(r -> mine.contains(r.jobId())).toList();
         long earliestSlack = Long.MAX_VALUE;
         for (DispatchSpy.Request r : received) {
             long slack = Long.parseLong(r.deadline()) - r.receivedAt();
@@ -195,6 +197,24 @@ class TransportIT {
                 + percentile(checkToLastByte, 0.999) + "/" + percentile(checkToLastByte, 1.0));
         assertTrue(received.size() >= 100, "enough requests to say something: " + received.size());
         assertTrue(expiredWaiting > 0, "deadlines fell inside the permit wait: none expired there");
+    }
+
+    /**
+     * Through nginx, the backend lastcall hands the request to is nginx: each request's arrival is
+     * when its first bytes reached nginx (its log's end time minus its request time), not when the
+     * spy behind it, in this CPU-starved JVM, got around to reading it (seen 128 ms after a last
+     * byte that the ledger shows 107 ms before the deadline).
+     */
+    private static List<DispatchSpy.Request> arrivedAtTheGateway(Set<String> jobs) {
+        try {
+            return Files.readAllLines(Gateway.arrivalsLog()).stream().map(l -> l.trim().split(" "))
+                    .filter(f -> f.length >= 4 && jobs.contains(f[2]))
+                    .map(f -> new DispatchSpy.Request(f[2], null, f[3], null, null,
+                            Math.round((Double.parseDouble(f[0]) - Double.parseDouble(f[1])) * 1000)))
+                    .toList();
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read nginx's log: " + e, e);
+        }
     }
 
     private static Thread daemon(Runnable work) {
