@@ -42,11 +42,6 @@ public final class ItConfig {
     }
 
     /** A setting of the test domain's env file (src-it/it-domain.env). */
-    /** Whether the default model backend is nginx on 14897 (the WildFly run) rather than the spy itself. */
-    public static boolean throughGateway() {
-        return Boolean.getBoolean("lastcall.it.through-gateway");
-    }
-
     public static String domainSetting(String variable) {
         try {
             for (String line : java.nio.file.Files.readAllLines(Path.of(required("lastcall.it.env-file")))) {
