@@ -360,7 +360,7 @@ public class DispatchLedger {
      */
     private long retryOrEnd(Job job, long now, WorkloadPolicy policy, List<Long> retryTiersMs,
             long clockUncertaintyMs, long pausedUntil) {
-        if (pausedUntil > now && pausedUntil >= job.deadline().lastDispatchAt(clockUncertaintyMs)) {
+        if (GateDecision.pauseOutlasts(pausedUntil, now, job.deadline().lastDispatchAt(clockUncertaintyMs))) {
             job.end(Outcome.EXPIRED_BACKEND_PAUSED, now);
             return 0;
         }

@@ -103,6 +103,7 @@ public class Worker {
                 return;
             }
             WorkloadPolicy policy = settings.workloadOrDefault(receipt.workload());
+            String backend = backend(receipt.workload());
             if (gate == null) {
                 if (policy.budget() != null) {
                     ensureBudgetRow(receipt.workload());
@@ -110,7 +111,7 @@ public class Worker {
                 if (permitAt == null) {
                     permitAt = waitForPermit(receipt, uncertainty);
                 }
-                gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy, backend(receipt.workload()));
+                gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy, backend);
             }
             while (gate.decision() == GateDecision.WAIT_FOR_BACKEND) {
                 // the backend asked every server not to call it yet: wait here (the delivery stays
@@ -119,7 +120,7 @@ public class Worker {
                 permitAt = null;
                 sleepUntil(gate.pausedUntil());
                 permitAt = waitForPermit(receipt, uncertainty);
-                gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy, backend(receipt.workload()));
+                gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy, backend);
             }
             if (gate.decision() != GateDecision.NOT_CLAIMABLE) {
                 metrics.queueResidence(gate.workload(), gate.publishedAt(), gate.receivedAt());
@@ -130,7 +131,7 @@ public class Worker {
                         + " (the clock went back?); redelivering");
             }
             if (gate.decision() == GateDecision.CLAIM) {
-                permitHandedOn = dispatch(gate, policy, uncertainty);
+                permitHandedOn = dispatch(gate, policy, backend, uncertainty);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -150,7 +151,7 @@ public class Worker {
      * returns. A request not completely written did not run: NOT_SENT, retried within the job's
      * lifetime. Returns whether the permit went with the call.
      */
-    private boolean dispatch(DispatchLedger.GateResult gate, WorkloadPolicy policy, long uncertainty) {
+    private boolean dispatch(DispatchLedger.GateResult gate, WorkloadPolicy policy, String backend, long uncertainty) {
         long remaining = gate.deadline().remainingForDispatch(clock.millis(), uncertainty);
         ModelClient.Connection connection;
         try {
@@ -176,7 +177,7 @@ public class Worker {
                 return false;
             }
             auth = ledger.handOff(gate.attemptId(), uncertainty, settings.dispatch().handoffMaxMs(),
-                    backend(gate.workload()), policy, settings.topology().retryTiersMs());
+                    backend, policy, settings.topology().retryTiersMs());
         } catch (RuntimeException e) {
             connection.close();
             throw e;
@@ -201,7 +202,7 @@ public class Worker {
         try {
             calls.run(() -> {
                 try (connection) {
-                    answer(gate, connection, checkToLastByteMs, policy, uncertainty);
+                    answer(gate, connection, checkToLastByteMs, policy, backend, uncertainty);
                 } catch (RuntimeException e) {
                     LOG.log(Level.SEVERE, "The call of attempt " + gate.attemptId() + " of job " + gate.jobId()
                             + " failed outside the model client; the reconciler will mark it OUTCOME_UNKNOWN: " + e, e);
@@ -213,7 +214,7 @@ public class Worker {
         } catch (RuntimeException rejected) {
             // no call thread (the application is stopping): wait for the answer here instead
             try (connection) {
-                answer(gate, connection, checkToLastByteMs, policy, uncertainty);
+                answer(gate, connection, checkToLastByteMs, policy, backend, uncertainty);
             }
             return false;
         }
@@ -221,11 +222,11 @@ public class Worker {
 
     /** Waits for the answer of a written request and settles it. */
     private void answer(DispatchLedger.GateResult gate, ModelClient.Connection connection, long checkToLastByteMs,
-            WorkloadPolicy policy, long uncertainty) {
-        ModelSettings backend = settings.model();
-        ModelResult result = connection.answer(backend.notProcessedStatuses(), backend.maxResponseBytes(),
-                backend.keepAliveMs(), clock);
-        settle(gate, result, checkToLastByteMs, policy, uncertainty);
+            WorkloadPolicy policy, String backend, long uncertainty) {
+        ModelSettings model = settings.model();
+        ModelResult result = connection.answer(model.notProcessedStatuses(), model.maxResponseBytes(),
+                model.keepAliveMs(), clock);
+        settle(gate, result, checkToLastByteMs, policy, backend, uncertainty);
     }
 
     /**
@@ -233,18 +234,18 @@ public class Worker {
      * after a finished call must not lose its usage); the reconciler is the last resort.
      */
     private void settle(DispatchLedger.GateResult gate, ModelResult result, long checkToLastByteMs, WorkloadPolicy policy,
-            long uncertainty) {
+            String backend, long uncertainty) {
         long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.dispatch().settleRetryMs());
+        long maxPauseMs = settings.model().maxPauseMs();
         long delay = 250;
         for (int tries = 1; ; tries++) {
             try {
                 retry(gate, ledger.settle(gate.attemptId(), result, checkToLastByteMs, settings.pricing(), policy,
-                        settings.topology().retryTiersMs(), uncertainty, backend(gate.workload()),
-                        settings.model().maxPauseMs()));
+                        settings.topology().retryTiersMs(), uncertainty, backend, maxPauseMs));
                 if (result.retryAfterMs() != null) {
-                    LOG.info("The model backend " + backend(gate.workload()) + " answered " + result.httpStatus()
-                            + " asking for a pause of " + result.retryAfterMs() + " ms (at most "
-                            + settings.model().maxPauseMs() + "): no server calls it until then");
+                    LOG.info("The model backend " + backend + " answered " + result.httpStatus()
+                            + " asking for a pause of " + result.retryAfterMs() + " ms (at most " + maxPauseMs
+                            + "): no server calls it until then");
                 }
                 return;
             } catch (RuntimeException e) {

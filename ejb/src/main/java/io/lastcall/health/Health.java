@@ -1,6 +1,7 @@
 package io.lastcall.health;
 
 import io.lastcall.broker.BrokerTopology;
+import io.lastcall.broker.ConsumerStatus;
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.schema.DatabaseProbe;
 import jakarta.ejb.EJB;
@@ -78,6 +79,11 @@ public class Health {
     public Clock clock() {
         ClockHealth.Reading reading = clockHealth.current();
         return new Clock(clockHealth.admits(), reading);
+    }
+
+    /** How many of the adapter's activations (MDB endpoints) are registered: liveness, none is dead. */
+    public int adapterActivations() {
+        return ConsumerStatus.activations().size();
     }
 
     public Snapshot now() {

@@ -1,6 +1,5 @@
 package io.lastcall.health;
 
-import io.lastcall.broker.ConsumerStatus;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.ejb.Singleton;
@@ -69,7 +68,7 @@ public class HealthBeanRegistration {
 
         @Override
         public int getAdapterActivations() {
-            return ConsumerStatus.activations().size();
+            return health.adapterActivations();
         }
     }
 }

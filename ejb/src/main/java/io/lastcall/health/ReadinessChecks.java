@@ -1,7 +1,6 @@
 package io.lastcall.health;
 
 import io.lastcall.broker.BrokerTopology;
-import io.lastcall.broker.ConsumerStatus;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
@@ -61,7 +60,7 @@ public class ReadinessChecks {
     @Liveness
     HealthCheck adapter() {
         return () -> {
-            int activations = ConsumerStatus.activations().size();
+            int activations = health.adapterActivations();
             return HealthCheckResponse.named("adapter").status(activations > 0).withData("activations", activations)
                     .build();
         };

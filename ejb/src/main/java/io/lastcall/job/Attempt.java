@@ -155,12 +155,12 @@ public class Attempt {
         reserved = BigDecimal.ZERO;
     }
 
-    /** Refused with a status the provider documents as "not processed": nothing billed, may be retried. */
     /** This refusal (or this write held back) was the backend pacing its callers: it does not count as an attempt. */
     public void rateLimited() {
         rateLimited = true;
     }
 
+    /** Refused with a status the provider documents as "not processed": nothing billed, may be retried. */
     public void refusedNotProcessed(long at, int status, String why, Long wireMs) {
         require(State.HANDED_OFF);
         state = State.FAILED;

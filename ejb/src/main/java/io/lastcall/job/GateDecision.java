@@ -53,6 +53,11 @@ public enum GateDecision {
         if (this != CLAIM || pausedUntil <= now) {
             return this;
         }
-        return pausedUntil < lastDispatchAt ? WAIT_FOR_BACKEND : EXPIRE_BACKEND_PAUSED;
+        return pauseOutlasts(pausedUntil, now, lastDispatchAt) ? EXPIRE_BACKEND_PAUSED : WAIT_FOR_BACKEND;
+    }
+
+    /** Whether a backend's pause, still running at {@code now}, reaches the job's last dispatch instant: the job cannot wait it out. */
+    public static boolean pauseOutlasts(long pausedUntil, long now, long lastDispatchAt) {
+        return pausedUntil > now && pausedUntil >= lastDispatchAt;
     }
 }
