@@ -59,6 +59,18 @@ remote() {
     "$ASADMIN" --host 127.0.0.1 --port "$ADMIN_PORT" --interactive=false "$@"
   fi
 }
+# The value of a dotted name of the running domain ("get"), or exit: a failed read must not pass for
+# an empty value (select_database would read it as "another pool" and undeploy the application).
+# Tried for up to a minute: right after a restart, under load, the admin listener may not answer yet.
+remote_value() { # dotted-name
+  local out tries=0
+  until out=$(remote get "$1" 2>&1); do
+    tries=$((tries + 1))
+    [ "$tries" -lt 12 ] || die "could not read $1 from the domain: $out"
+    sleep 5
+  done
+  awk -v key="$1=" 'index($0, key) == 1 { print substr($0, length(key) + 1) }' <<<"$out"
+}
 # A password file for one remote command: the admin's password and the command's own lines.
 command_pwfile() { # file line
   { cat "$ADMIN_PWFILE" 2>/dev/null || true; printf '%s\n' "$2"; } > "$1"
@@ -179,7 +191,7 @@ bind_listeners() {
   local address=${LASTCALL_BIND:-127.0.0.1} listener key current changed=false
   for listener in http-listener-1 http-listener-2; do
     key="configs.config.server-config.network-config.network-listeners.network-listener.$listener.address"
-    current=$(remote get "$key" 2>/dev/null | sed -n 's/.*address=//p')
+    current=$(remote_value "$key") || exit 1
     if [ "$current" != "$address" ]; then
       say "binding $listener to $address (LASTCALL_BIND)"
       remote set "$key=$address" >/dev/null || die "could not bind $listener to $address"
@@ -201,7 +213,7 @@ select_database() {
     *) die "LC_DB must be h2 or postgres, not '$LC_DB'" ;;
   esac
   local current
-  current=$(remote get resources.jdbc-resource.jdbc/lastcall.pool-name 2>/dev/null | sed -n 's/.*pool-name=//p')
+  current=$(remote_value resources.jdbc-resource.jdbc/lastcall.pool-name) || exit 1
   if [ "$current" != "$pool" ]; then
     say "pointing jdbc/lastcall at $pool"
     remote set "resources.jdbc-resource.jdbc/lastcall.pool-name=$pool" >/dev/null

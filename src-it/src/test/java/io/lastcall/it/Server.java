@@ -173,5 +173,39 @@ public final class Server {
         Process process = run.inheritIO().start();
         assertTrue(process.waitFor(180, TimeUnit.SECONDS), action + " within 3 minutes");
         assertEquals(0, process.exitValue(), action + ": " + List.of(run.command()));
+        if (action.equals("start")) {
+            awaitApplication(name, Integer.parseInt(portbase) + 80);
+        }
+    }
+
+    /**
+     * Waits until the restarted domain's lastcall answers (any status but 404: Payara answers 404
+     * while the application is not loaded), and otherwise fails with the SEVERE lines of its log.
+     */
+    private static void awaitApplication(String domain, int httpPort) {
+        String base = "http://127.0.0.1:" + httpPort + "/lastcall";
+        long until = System.currentTimeMillis() + 120_000;
+        int status = 0;
+        while (System.currentTimeMillis() < until) {
+            try {
+                status = Api.sendTo(base, "GET", "/api/health", null, null).status();
+                if (status != 404) {
+                    return;
+                }
+            } catch (IllegalStateException notListening) {
+                status = 0;
+            }
+            Await.sleep(1_000);
+        }
+        Path log = runtime().resolve("domains").resolve(domain).resolve("logs/server.log");
+        String severe;
+        try {
+            severe = String.join("\n", Files.readAllLines(log, StandardCharsets.UTF_8).stream()
+                    .filter(line -> line.contains("[SEVERE]") || line.startsWith("Caused by")).toList());
+        } catch (IOException e) {
+            severe = "(no log at " + log + ": " + e + ")";
+        }
+        throw new AssertionError(domain + ": lastcall does not answer at " + base + " two minutes after the start"
+                + " (last status " + status + "); SEVERE lines of " + log + ":\n" + severe);
     }
 }
