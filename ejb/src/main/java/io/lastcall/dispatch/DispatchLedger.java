@@ -3,6 +3,7 @@ package io.lastcall.dispatch;
 import io.lastcall.instance.Incarnation;
 import io.lastcall.job.Attempt;
 import io.lastcall.job.BackendPause;
+import io.lastcall.job.BackendRate;
 import io.lastcall.job.BudgetLock;
 import io.lastcall.job.Deadline;
 import io.lastcall.job.GateDecision;
@@ -12,6 +13,7 @@ import io.lastcall.job.Outcome;
 import io.lastcall.job.RetryTiers;
 import io.lastcall.job.SubjectRevision;
 import io.lastcall.policy.Pricing;
+import io.lastcall.policy.Backend;
 import io.lastcall.policy.WorkloadPolicy;
 import io.lastcall.receipt.ReceivedMessage;
 import jakarta.ejb.EJB;
@@ -115,7 +117,7 @@ public class DispatchLedger {
      * yet is left to {@link #gate} (the admission's gate is then null).
      */
     public Admission receiveAndGate(ReceivedMessage message, Set<Integer> schemaVersions, boolean logDelivery,
-            long clockUncertaintyMs, Function<String, WorkloadPolicy> policies, Function<String, String> backends) {
+            long clockUncertaintyMs, Function<String, WorkloadPolicy> policies, Function<String, Backend> backends) {
         long now = clock.millis();
         Job job = receipt.trustedJob(message, schemaVersions, "", logDelivery, now).orElse(null);
         Receipt received = received(job, now);
@@ -123,10 +125,12 @@ public class DispatchLedger {
             return new Admission(received, null);
         }
         WorkloadPolicy policy = policies.apply(job.getWorkload());
-        if (policy.budget() != null && em.find(BudgetLock.class, job.getWorkload()) == null) {
+        Backend backend = backends.apply(job.getWorkload());
+        if (policy.budget() != null && em.find(BudgetLock.class, job.getWorkload()) == null
+                || backend.rateLimited() && em.find(BackendRate.class, backend.key()) == null) {
             return new Admission(received, null);
         }
-        return new Admission(received, decide(job, now, clockUncertaintyMs, policy, backends.apply(job.getWorkload())));
+        return new Admission(received, decide(job, now, clockUncertaintyMs, policy, backend));
     }
 
     private static Receipt received(Job job, long now) {
@@ -147,14 +151,14 @@ public class DispatchLedger {
      * dispatch claim — new generation, attempt, reservation — in this one transaction.
      *
      * @param permitAt when the dispatch permit was granted, null if none is held
-     * @param backend  the job's model backend ({@link BackendPause#keyOf}): a pause it asked for holds the claim back
+     * @param backend  the job's model backend: a pause it asked for, or its full per-minute limits, hold the claim back
      */
-    public GateResult gate(String jobId, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy, String backend) {
+    public GateResult gate(String jobId, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy, Backend backend) {
         return decide(lock(jobId), permitAt, clockUncertaintyMs, policy, backend);
     }
 
     /** The gate on a job whose row this transaction holds locked. */
-    private GateResult decide(Job job, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy, String backend) {
+    private GateResult decide(Job job, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy, Backend backend) {
         String jobId = job.getJobId();
         long now = clock.millis();
         SubjectRevision subject = em.find(SubjectRevision.class, job.getSubject());
@@ -162,10 +166,18 @@ public class DispatchLedger {
         long remaining = job.remainingForDispatch(now, clockUncertaintyMs);
         GateDecision decision = GateDecision.decide(job.getState(), remaining, job.isCancelRequested(), superseded,
                 true, permitAt != null);
-        long pausedUntil = decision == GateDecision.CLAIM ? pausedUntil(backend) : 0;
-        decision = decision.givenPause(pausedUntil, now, job.deadline().lastDispatchAt(clockUncertaintyMs));
+        long lastDispatchAt = job.deadline().lastDispatchAt(clockUncertaintyMs);
+        long pausedUntil = decision == GateDecision.CLAIM ? pausedUntil(backend.key()) : 0;
+        decision = decision.givenPause(pausedUntil, now, lastDispatchAt);
         if (decision == GateDecision.CLAIM && policy.budget() != null && !budgetFits(job, policy, now)) {
             decision = GateDecision.DENY_BUDGET;
+        }
+        if (decision == GateDecision.CLAIM && backend.rateLimited()) {
+            // last: what the claim takes from the backend's minute is only taken when it claims
+            long readyAt = rateRow(backend, now).take(now, job.getTokenEstimate(), backend.plannedRequestsPerMinute(),
+                    backend.plannedTokensPerMinute());
+            decision = decision.givenRateLimit(readyAt, now, lastDispatchAt);
+            pausedUntil = Math.max(pausedUntil, readyAt);
         }
         String attemptId = null;
         switch (decision) {
@@ -174,6 +186,7 @@ public class DispatchLedger {
             case SUPERSEDE -> job.end(Outcome.SUPERSEDED, now);
             case DENY_BUDGET -> job.end(Outcome.BUDGET_DENIED, now);
             case EXPIRE_BACKEND_PAUSED -> job.end(Outcome.EXPIRED_BACKEND_PAUSED, now);
+            case EXPIRE_RATE_LIMITED -> job.end(Outcome.EXPIRED_RATE_LIMITED, now);
             case CLAIM -> {
                 long generation = job.claim(now, permitAt);
                 attemptId = UUID.randomUUID().toString();
@@ -192,6 +205,25 @@ public class DispatchLedger {
     private long pausedUntil(String backend) {
         BackendPause pause = backend == null ? null : em.find(BackendPause.class, backend);
         return pause == null ? 0 : pause.getPausedUntil();
+    }
+
+    /** The backend's rate row, locked; created full when missing (a concurrent creator fails this transaction on the key). */
+    private BackendRate rateRow(Backend backend, long now) {
+        BackendRate rate = em.find(BackendRate.class, backend.key(), LockModeType.PESSIMISTIC_WRITE);
+        if (rate == null) {
+            rate = new BackendRate(backend.key(), now, backend.plannedRequestsPerMinute(), backend.plannedTokensPerMinute());
+            em.persist(rate);
+        }
+        return rate;
+    }
+
+    /** Creates the rate row of a rate-limited backend if it is missing (a concurrent creator makes this one fail: harmless). */
+    public void ensureRateRow(Backend backend) {
+        if (em.find(BackendRate.class, backend.key()) == null) {
+            em.persist(new BackendRate(backend.key(), clock.millis(), backend.plannedRequestsPerMinute(),
+                    backend.plannedTokensPerMinute()));
+            em.flush();
+        }
     }
 
     /** Extends the backend's pause to {@code until}, creating its row on its first pause. */
@@ -244,7 +276,7 @@ public class DispatchLedger {
      * deadline minus the margin. A claim whose deadline passed meanwhile ends
      * EXPIRED_NOT_STARTED/BEFORE_DISPATCH instead, its reservation released: nothing was written.
      */
-    public Authorization handOff(String attemptId, long clockUncertaintyMs, long handoffMaxMs, String backend,
+    public Authorization handOff(String attemptId, long clockUncertaintyMs, long handoffMaxMs, Backend backend,
             WorkloadPolicy policy, List<Long> retryTiersMs) {
         Attempt attempt = em.find(Attempt.class, attemptId);
         Job job = lock(attempt.getJobId());
@@ -259,7 +291,7 @@ public class DispatchLedger {
             job.end(Outcome.EXPIRED_BEFORE_DISPATCH, now);
             return Authorization.REFUSED;
         }
-        long pausedUntil = pausedUntil(backend);
+        long pausedUntil = pausedUntil(backend.key());
         if (pausedUntil > now) {
             // another server recorded a pause since this claim: nothing is written during it
             attempt.notSent(now, "the backend asked not to be called until " + java.time.Instant.ofEpochMilli(pausedUntil));
@@ -303,7 +335,7 @@ public class DispatchLedger {
      * EXPIRED_NOT_STARTED/BACKEND_PAUSED when its lifetime will not reach that far.
      */
     public long settle(String attemptId, ModelResult result, Long checkToLastByteMs, Pricing pricing,
-            WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs, String backend, long maxPauseMs) {
+            WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs, Backend backend, long maxPauseMs) {
         Attempt attempt = em.find(Attempt.class, attemptId);
         Job job = lockedFor(attempt);
         long now = clock.millis();
@@ -320,6 +352,11 @@ public class DispatchLedger {
             return 0; // already settled (a retried settlement whose first try did commit), or reconciled
         }
         long answeredAt = result.answeredAt() == null ? now : result.answeredAt();
+        if (backend != null && backend.rateLimited() && result.remaining().known()) {
+            // the provider's own count of what is left: it also holds calls made by others with this key
+            rateRow(backend, now).correct(now, result.remaining().requests(), result.remaining().tokens(),
+                    backend.plannedRequestsPerMinute(), backend.plannedTokensPerMinute());
+        }
         switch (result.kind()) {
             case COMPLETED -> {
                 boolean late = job.deadline().isLateAt(answeredAt);
@@ -335,7 +372,7 @@ public class DispatchLedger {
                 long pausedUntil = 0;
                 if (result.retryAfterMs() != null && backend != null) {
                     pausedUntil = answeredAt + Math.min(result.retryAfterMs(), maxPauseMs);
-                    pauseBackend(backend, pausedUntil, now, result.httpStatus());
+                    pauseBackend(backend.key(), pausedUntil, now, result.httpStatus());
                     attempt.rateLimited();
                 }
                 return retryOrEnd(job, now, policy, retryTiersMs, clockUncertaintyMs, pausedUntil);

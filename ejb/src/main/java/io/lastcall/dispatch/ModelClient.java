@@ -7,6 +7,7 @@ import io.lastcall.transport.BackendConnection;
 import io.lastcall.transport.BackendPool;
 import io.lastcall.transport.Origin;
 import io.lastcall.transport.PreparedRequest;
+import io.lastcall.transport.RateRemaining;
 import io.lastcall.transport.RetryAfter;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -173,7 +174,8 @@ public class ModelClient {
                 Answer answer = backend.read(maxResponseBytes, endNanos, keepAliveMs);
                 long answeredAt = wallClock.millis();
                 reusableForMs = answer.reusableForMs();
-                return classify(answer, notProcessed, answeredAt).answeredAt(answeredAt);
+                return classify(answer, notProcessed, answeredAt).answeredAt(answeredAt)
+                        .remaining(RateRemaining.of(answer.headers()));
             } catch (SocketTimeoutException e) {
                 return ModelResult.unknown("no complete response within " + timeoutMs + " ms");
             } catch (IOException | HttpException | RuntimeException e) {

@@ -1,22 +1,32 @@
 package io.lastcall.dispatch;
 
+import io.lastcall.transport.RateRemaining;
+
 /** What one request to the model backend came to, once it was written. */
 public record ModelResult(Kind kind, Integer httpStatus, Long promptTokens, Long completionTokens, String content,
-        String error, Long answeredAt, Long retryAfterMs) {
+        String error, Long answeredAt, Long retryAfterMs, RateRemaining remaining) {
 
     public ModelResult(Kind kind, Integer httpStatus, Long promptTokens, Long completionTokens, String content,
             String error) {
-        this(kind, httpStatus, promptTokens, completionTokens, content, error, null, null);
+        this(kind, httpStatus, promptTokens, completionTokens, content, error, null, null, RateRemaining.UNKNOWN);
     }
 
     /** This result, answered at {@code at} (epoch ms): lateness is judged by when the answer arrived. */
     public ModelResult answeredAt(long at) {
-        return new ModelResult(kind, httpStatus, promptTokens, completionTokens, content, error, at, retryAfterMs);
+        return new ModelResult(kind, httpStatus, promptTokens, completionTokens, content, error, at, retryAfterMs,
+                remaining);
     }
 
     /** This refusal, with the pause the backend asked for (Retry-After or its rate-limit reset), in ms. */
     public ModelResult retryAfter(long ms) {
-        return new ModelResult(kind, httpStatus, promptTokens, completionTokens, content, error, answeredAt, ms);
+        return new ModelResult(kind, httpStatus, promptTokens, completionTokens, content, error, answeredAt, ms,
+                remaining);
+    }
+
+    /** This result, with what the backend said is left of its rate limits. */
+    public ModelResult remaining(RateRemaining left) {
+        return new ModelResult(kind, httpStatus, promptTokens, completionTokens, content, error, answeredAt,
+                retryAfterMs, left);
     }
 
     public enum Kind {

@@ -2,9 +2,9 @@ package io.lastcall.dispatch;
 
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.ingress.JobPublisher;
-import io.lastcall.job.BackendPause;
 import io.lastcall.job.GateDecision;
 import io.lastcall.metrics.LastcallMetrics;
+import io.lastcall.policy.Backend;
 import io.lastcall.policy.ModelSettings;
 import io.lastcall.policy.Settings;
 import io.lastcall.policy.WorkloadPolicy;
@@ -44,6 +44,7 @@ public class Worker {
 
     /** Workloads whose budget row is known to exist (rows are never deleted). */
     private static final Set<String> BUDGET_ROWS = ConcurrentHashMap.newKeySet();
+    private static final Set<String> RATE_ROWS = ConcurrentHashMap.newKeySet();
 
     @EJB
     DispatchLedger ledger;
@@ -103,10 +104,13 @@ public class Worker {
                 return;
             }
             WorkloadPolicy policy = settings.workloadOrDefault(receipt.workload());
-            String backend = backend(receipt.workload());
+            Backend backend = backend(receipt.workload());
             if (gate == null) {
                 if (policy.budget() != null) {
                     ensureBudgetRow(receipt.workload());
+                }
+                if (backend.rateLimited()) {
+                    ensureRateRow(backend);
                 }
                 if (permitAt == null) {
                     permitAt = waitForPermit(receipt, uncertainty);
@@ -114,8 +118,9 @@ public class Worker {
                 gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy, backend);
             }
             while (gate.decision() == GateDecision.WAIT_FOR_BACKEND) {
-                // the backend asked every server not to call it yet: wait here (the delivery stays
-                // unacknowledged), without a permit another job could use
+                // the backend asked every server not to call it yet, or its per-minute limits are full
+                // until then: wait here (the delivery stays unacknowledged), without a permit another
+                // job could use
                 permits.release();
                 permitAt = null;
                 sleepUntil(gate.pausedUntil());
@@ -151,7 +156,7 @@ public class Worker {
      * returns. A request not completely written did not run: NOT_SENT, retried within the job's
      * lifetime. Returns whether the permit went with the call.
      */
-    private boolean dispatch(DispatchLedger.GateResult gate, WorkloadPolicy policy, String backend, long uncertainty) {
+    private boolean dispatch(DispatchLedger.GateResult gate, WorkloadPolicy policy, Backend backend, long uncertainty) {
         long remaining = gate.deadline().remainingForDispatch(clock.millis(), uncertainty);
         ModelClient.Connection connection;
         try {
@@ -222,7 +227,7 @@ public class Worker {
 
     /** Waits for the answer of a written request and settles it. */
     private void answer(DispatchLedger.GateResult gate, ModelClient.Connection connection, long checkToLastByteMs,
-            WorkloadPolicy policy, String backend, long uncertainty) {
+            WorkloadPolicy policy, Backend backend, long uncertainty) {
         ModelSettings model = settings.model();
         ModelResult result = connection.answer(model.notProcessedStatuses(), model.maxResponseBytes(),
                 model.keepAliveMs(), clock);
@@ -234,7 +239,7 @@ public class Worker {
      * after a finished call must not lose its usage); the reconciler is the last resort.
      */
     private void settle(DispatchLedger.GateResult gate, ModelResult result, long checkToLastByteMs, WorkloadPolicy policy,
-            String backend, long uncertainty) {
+            Backend backend, long uncertainty) {
         long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.dispatch().settleRetryMs());
         long maxPauseMs = settings.model().maxPauseMs();
         long delay = 250;
@@ -243,7 +248,7 @@ public class Worker {
                 retry(gate, ledger.settle(gate.attemptId(), result, checkToLastByteMs, settings.pricing(), policy,
                         settings.topology().retryTiersMs(), uncertainty, backend, maxPauseMs));
                 if (result.retryAfterMs() != null) {
-                    LOG.info("The model backend " + backend + " answered " + result.httpStatus()
+                    LOG.info("The model backend " + backend.key() + " answered " + result.httpStatus()
                             + " asking for a pause of " + result.retryAfterMs() + " ms (at most " + maxPauseMs
                             + "): no server calls it until then");
                 }
@@ -290,9 +295,21 @@ public class Worker {
         return lastDispatchAt > clock.millis() && permits.acquire(lastDispatchAt) ? clock.millis() : null;
     }
 
-    /** The key of the workload's model backend, under which its pauses are kept. */
-    private String backend(String workload) {
-        return BackendPause.keyOf(settings.modelBaseUrl(workload));
+    /** The workload's model backend: the key its pauses and rate row are kept under, and its limits. */
+    private Backend backend(String workload) {
+        return settings.backend(workload);
+    }
+
+    private void ensureRateRow(Backend backend) {
+        if (RATE_ROWS.contains(backend.key())) {
+            return;
+        }
+        try {
+            ledger.ensureRateRow(backend);
+        } catch (EJBException createdConcurrently) {
+            // another delivery or server created it first
+        }
+        RATE_ROWS.add(backend.key());
     }
 
     private void sleepUntil(long epochMs) throws InterruptedException {

@@ -16,10 +16,12 @@ public enum GateDecision {
     NOT_CLAIMABLE,
     /** lifetime left but no dispatch permit held: try again later */
     NO_PERMIT,
-    /** the backend is paused until before the job's last dispatch instant: wait for its end, then try again */
+    /** the backend is paused, or its rate limits are full, until before the job's last dispatch instant: wait, then try again */
     WAIT_FOR_BACKEND,
     /** terminal EXPIRED_NOT_STARTED, reason BACKEND_PAUSED: the backend's pause outlasts the job's lifetime */
-    EXPIRE_BACKEND_PAUSED;
+    EXPIRE_BACKEND_PAUSED,
+    /** terminal EXPIRED_NOT_STARTED, reason RATE_LIMITED: the backend's per-minute limits have no room before the job's last dispatch instant */
+    EXPIRE_RATE_LIMITED;
 
     public static GateDecision decide(JobState state, long remainingForDispatchMs, boolean cancelRequested,
             boolean superseded, boolean budgetFits, boolean permitHeld) {
@@ -54,6 +56,18 @@ public enum GateDecision {
             return this;
         }
         return pauseOutlasts(pausedUntil, now, lastDispatchAt) ? EXPIRE_BACKEND_PAUSED : WAIT_FOR_BACKEND;
+    }
+
+    /**
+     * A claim, given that the backend's rate limits have room for it only at {@code readyAt} (epoch
+     * ms; 0: room now): it waits for that when it comes before {@code lastDispatchAt}, and is refused
+     * for good otherwise.
+     */
+    public GateDecision givenRateLimit(long readyAt, long now, long lastDispatchAt) {
+        if (this != CLAIM || readyAt <= now) {
+            return this;
+        }
+        return pauseOutlasts(readyAt, now, lastDispatchAt) ? EXPIRE_RATE_LIMITED : WAIT_FOR_BACKEND;
     }
 
     /** Whether a backend's pause, still running at {@code now}, reaches the job's last dispatch instant: the job cannot wait it out. */

@@ -75,6 +75,10 @@ public class Job {
     @Column(name = "estimate_revision", length = 64, nullable = false)
     private String estimateRevision;
 
+    /** tokens a provider counts against its per-minute limit: the prompt's plus max_tokens × n (null before V8) */
+    @Column(name = "token_estimate")
+    private Long tokenEstimate;
+
     @Column(name = "model", length = 128, nullable = false)
     private String model;
 
@@ -201,6 +205,7 @@ public class Job {
     public boolean isCancelRequested() { return cancelRequested; }
     public BigDecimal getEstimate() { return estimate; }
     public String getEstimateRevision() { return estimateRevision; }
+    public long getTokenEstimate() { return tokenEstimate == null ? 0 : tokenEstimate; }
     public String getModel() { return model; }
     public String getPayload() { return payload; }
     public Long getPublishedAt() { return publishedAt; }
@@ -211,6 +216,12 @@ public class Job {
     public Long getFinishedAt() { return finishedAt; }
     public Long getPublishRequestedAt() { return publishRequestedAt; }
     public String getSubmittedBy() { return submittedBy; }
+
+    /** Records the tokens its calls count against a provider's tokens-per-minute (set once, at ingress). */
+    public Job tokenEstimate(long tokens) {
+        this.tokenEstimate = tokens;
+        return this;
+    }
 
     /** Records who submitted it (set once, at ingress). */
     public Job submittedBy(String principal) {

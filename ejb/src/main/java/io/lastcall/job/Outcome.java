@@ -35,6 +35,8 @@ public enum Outcome {
      * the job's last dispatch instant; nothing was written
      */
     EXPIRED_BACKEND_PAUSED(JobState.EXPIRED_NOT_STARTED, "BACKEND_PAUSED"),
+    /** the backend's requests- or tokens-per-minute had no room for it before its last dispatch instant */
+    EXPIRED_RATE_LIMITED(JobState.EXPIRED_NOT_STARTED, "RATE_LIMITED"),
     /** found overdue by the reconciler before it was ever queued or after a revoked claim */
     EXPIRED_RECONCILED(JobState.EXPIRED_NOT_STARTED, "RECONCILED"),
     CANCELED(JobState.CANCELED, "CANCELED"),

@@ -36,6 +36,11 @@ public final class Pricing {
         return cost(model, promptTokens, Math.multiplyExact(maxTokens, Math.max(1, choices)));
     }
 
+    /** The tokens a request counts against a provider's tokens-per-minute: the prompt's plus {@code choices} × {@code max_tokens}. */
+    public static long tokens(long promptTokens, long maxTokens, long choices) {
+        return Math.addExact(Math.max(0, promptTokens), Math.multiplyExact(maxTokens, Math.max(1, choices)));
+    }
+
     /** The cost of this usage, or null when the model has no price (any more): then the estimate stands in. */
     public BigDecimal cost(String model, long promptTokens, long completionTokens) {
         Optional<BigDecimal> input = lookup(model, "input-per-mtok");

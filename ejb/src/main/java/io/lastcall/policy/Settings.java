@@ -2,6 +2,7 @@ package io.lastcall.policy;
 
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import io.lastcall.job.BackendPause;
 import jakarta.inject.Inject;
 import java.math.BigDecimal;
 import java.util.Optional;
@@ -139,6 +140,20 @@ public class Settings {
     /** A workload's own model endpoint ({@code lastcall.workload.<name>.model-base-url}), else the global one. */
     public String modelBaseUrl(String workload) {
         return reader.text("lastcall.workload." + workload + ".model-base-url", model.baseUrl());
+    }
+
+    /**
+     * The backend of a workload's calls and its per-minute limits: a workload with its own
+     * {@code model-base-url} declares them as {@code lastcall.workload.<name>.requests-per-minute} and
+     * {@code .tokens-per-minute}; the others share the global backend's
+     * {@code lastcall.model.requests-per-minute} and {@code .tokens-per-minute} (default 0: no limit).
+     */
+    public Backend backend(String workload) {
+        String url = modelBaseUrl(workload);
+        boolean own = reader.optional("lastcall.workload." + workload + ".model-base-url", String.class).isPresent();
+        String prefix = own ? "lastcall.workload." + workload + "." : "lastcall.model.";
+        return new Backend(BackendPause.keyOf(url), reader.number(prefix + "requests-per-minute", 0),
+                reader.number(prefix + "tokens-per-minute", 0));
     }
 
     /**

@@ -47,4 +47,15 @@ class GateDecisionTest {
         assertEquals(GateDecision.CANCEL, GateDecision.CANCEL.givenPause(now + 5_000, now, now + 60_000),
                 "only a claim waits");
     }
+
+    @Test
+    void fullRateLimitsHoldTheClaimBackOrEndIt() {
+        long now = 1_000_000;
+        assertEquals(GateDecision.CLAIM, GateDecision.CLAIM.givenRateLimit(0, now, now + 60_000), "room now");
+        assertEquals(GateDecision.WAIT_FOR_BACKEND, GateDecision.CLAIM.givenRateLimit(now + 100, now, now + 60_000));
+        assertEquals(GateDecision.EXPIRE_RATE_LIMITED, GateDecision.CLAIM.givenRateLimit(now + 60_000, now, now + 60_000),
+                "no room before the last dispatch instant");
+        assertEquals(GateDecision.DENY_BUDGET, GateDecision.DENY_BUDGET.givenRateLimit(now + 100, now, now + 60_000),
+                "only a claim waits");
+    }
 }

@@ -23,6 +23,9 @@ import java.util.List;
  * <li>14898 (it-paced): while {@link #paced()} exists, every request is answered {@code 429} with
  * {@code Retry-After: 5}, as a provider's rate limiter does; otherwise passed to the spy. Its own
  * access log ({@link #pacedLog()}) has each request's arrival (ms) and status.</li>
+ * <li>14888 (it-limited): a provider's rate limit of 60 requests a minute, a bucket of 60 that
+ * refills one a second (limit_req 1r/s, burst 59), answering 429 beyond it; its access log
+ * ({@link #limitedLog()}) has each request's arrival (ms) and status.</li>
  * </ul>
  * Started with the dispatch spy, once per test JVM, stopped when it exits.
  */
@@ -81,6 +84,11 @@ public final class Gateway {
         return dir.resolve("paced.log");
     }
 
+    /** 14888's access log: one line per request, "arrival-epoch-seconds.millis status job-id". */
+    public static Path limitedLog() {
+        return dir.resolve("limited.log");
+    }
+
     private static String nginxBinary() {
         return List.of("/usr/sbin/nginx", "/usr/local/sbin/nginx").stream().filter(p -> Files.isExecutable(Path.of(p)))
                 .findFirst().orElse("nginx");
@@ -113,6 +121,9 @@ public final class Gateway {
                 + "    location / { if (-f " + dir + "/paced) { return 429; } proxy_pass http://spy; }\n"
                 + "    location @paced { add_header Retry-After 5 always; default_type application/json;\n"
                 + "      return 429 '{\"error\":{\"message\":\"rate limited\",\"type\":\"rate_limit_exceeded\"}}'; } }\n"
+                + "  limit_req_zone $server_port zone=provider:1m rate=60r/m;\n"
+                + "  server { listen 127.0.0.1:14888; keepalive_timeout 1s; access_log " + dir + "/limited.log paced;\n"
+                + "    location / { limit_req zone=provider burst=59 nodelay; proxy_pass http://spy; } }\n"
                 + "  server { listen 127.0.0.1:14896; keepalive_timeout 1s;\n"
                 + "    location / { limit_req zone=model burst=5 nodelay; proxy_pass http://spy; } }\n"
                 + "}\n";

@@ -36,9 +36,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(ArquillianExtension.class)
 class TransportIT {
 
-    private static final Set<String> OPEN = Set.of("ACCEPTED", "QUEUED", "DELIVERED", "WAITING_PERMIT", "CLAIMED",
-            "HANDED_OFF");
-
     @Deployment(testable = false)
     static EnterpriseArchive deployment() {
         DispatchSpy.get();
@@ -68,7 +65,7 @@ class TransportIT {
             ids.put(workload, submitBatch(workload, 1_000, Jobs.now() + 300_000, "spy-ok"));
         }
         for (var e : ids.entrySet()) {
-            List<JsonObject> rows = awaitEnded(e.getKey(), from, e.getValue().size());
+            List<JsonObject> rows = Export.awaitEnded(e.getKey(), from, e.getValue().size());
             Map<String, Long> outcomes = rows.stream().filter(r -> !"NOT_SENT".equals(r.getString("attempt_state")))
                     .collect(Collectors.groupingBy(r -> r.getString("state") + "/" + r.getString("attempt_state"),
                             TreeMap::new, Collectors.counting()));
@@ -114,7 +111,7 @@ class TransportIT {
 
         // 40 jobs at once against 20 requests a second (burst 5): 429 is "not processed" and retried
         List<String> limited = submitBatch("it-gateway-limit", 40, Jobs.now() + 60_000, "spy-ok");
-        List<JsonObject> rows = awaitEnded("it-gateway-limit", from, limited.size());
+        List<JsonObject> rows = Export.awaitEnded("it-gateway-limit", from, limited.size());
         long refused = rows.stream().filter(r -> !r.isNull("http_status") && r.getInt("http_status") == 429).count();
         assertTrue(refused > 0, "nginx answered 429 (" + rows.size() + " attempts)");
         for (JsonObject r : rows) {
@@ -147,7 +144,7 @@ class TransportIT {
             batch.add(Jobs.envelope(id, now + 2_000 + (i * 18_000L / 1_000), "spy-delay-2000").add("workload", "it-wire"));
             ids.add(id);
         }
-        submit(batch, 1_000);
+        Export.submitBatch(batch, 1_000);
         AtomicBoolean busy = new AtomicBoolean(true);
         List<Thread> burners = new ArrayList<>();
         for (int i = 0; i < 2; i++) {
@@ -169,7 +166,7 @@ class TransportIT {
             }
         }));
         try {
-            awaitEnded("it-wire", from, ids.size());
+            Export.awaitEnded("it-wire", from, ids.size());
         } finally {
             busy.set(false);
             for (Thread t : burners) {
@@ -184,7 +181,7 @@ class TransportIT {
             earliestSlack = Math.min(earliestSlack, slack);
             assertTrue(slack >= 0, "request of " + r.jobId() + " arrived " + -slack + " ms after its deadline");
         }
-        List<JsonObject> rows = rows("it-wire", from);
+        List<JsonObject> rows = Export.rows("it-wire", from);
         long expiredWaiting = rows.stream().filter(r -> "EXPIRED_NOT_STARTED".equals(r.getString("state"))).count();
         List<Long> checkToLastByte = rows.stream()
                 .filter(r -> !r.isNull("check_to_last_byte_ms")).map(r -> r.getJsonNumber("check_to_last_byte_ms").longValue())
@@ -235,28 +232,7 @@ class TransportIT {
             batch.add(Jobs.envelope(id, expiresAt, model).add("workload", workload));
             ids.add(id);
         }
-        submit(batch, n);
+        Export.submitBatch(batch, n);
         return ids;
-    }
-
-    private static void submit(JsonArrayBuilder batch, int n) {
-        Api.Reply accepted = Api.send("POST", "/api/jobs/batch", Json.createObjectBuilder().add("jobs", batch).build()
-                .toString(), ItConfig.user("submitter"));
-        assertEquals(n, accepted.json().asJsonObject().getInt("accepted"), String.valueOf(accepted.json()));
-    }
-
-    /** The export's rows (one per attempt) of a workload's jobs accepted since {@code from}. */
-    private static List<JsonObject> rows(String workload, long from) {
-        Api.Reply reply = Api.get("/api/jobs/export?format=json&workload=" + workload + "&from=" + from);
-        assertEquals(200, reply.status(), String.valueOf(reply.json()));
-        return reply.json().asJsonArray().stream().map(JsonValue::asJsonObject).toList();
-    }
-
-    /** Waits until {@code n} jobs of the workload accepted since {@code from} have an outcome; their rows. */
-    private static List<JsonObject> awaitEnded(String workload, long from, int n) {
-        Function<List<JsonObject>, Long> ended = rows -> rows.stream().filter(r -> !OPEN.contains(r.getString("state")))
-                .map(r -> r.getString("job_id")).distinct().count();
-        return Await.until(n + " jobs of " + workload + " ended", Duration.ofSeconds(300), () -> rows(workload, from),
-                rows -> ended.apply(rows) >= n);
     }
 }
