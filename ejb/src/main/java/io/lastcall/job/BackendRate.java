@@ -78,6 +78,13 @@ public class BackendRate {
         }
     }
 
+    /** What is left of the requests and the tokens at {@code now}, refilled: read only, nothing taken. */
+    public double[] leftAt(long now, long requestsPerMinute, long tokensPerMinute) {
+        double elapsed = Math.max(0, now - refilledAt);
+        return new double[] {Math.min(requestsPerMinute, requestsLeft + elapsed * requestsPerMinute / MINUTE_MS),
+                Math.min(tokensPerMinute, tokensLeft + elapsed * tokensPerMinute / MINUTE_MS)};
+    }
+
     /** Adds what the time since the last refill gave back, up to one minute's limit. */
     private void refill(long now, long requestsPerMinute, long tokensPerMinute) {
         long elapsed = now - refilledAt;

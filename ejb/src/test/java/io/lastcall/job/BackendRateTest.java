@@ -52,6 +52,16 @@ class BackendRateTest {
     }
 
     @Test
+    void readingWhatIsLeftTakesNothing() {
+        BackendRate rate = new BackendRate("b", T0, 60, 6_000);
+        rate.take(T0, 3_000, 60, 6_000);
+        double[] left = rate.leftAt(T0 + 10_000, 60, 6_000);
+        assertEquals(60.0, left[0], 1e-9, "59 + 10 refilled, capped at the minute's 60");
+        assertEquals(4_000.0, left[1], 1e-9, "3,000 + 1,000 refilled");
+        assertEquals(59.0, rate.getRequestsLeft(), 1e-9, "the row itself is unchanged");
+    }
+
+    @Test
     void aClockBehindTheLastRefillAddsNothing() {
         BackendRate rate = new BackendRate("b", T0, 60, 0);
         for (int i = 0; i < 60; i++) {

@@ -22,8 +22,13 @@ final class Export {
 
     /** Submits the envelopes as one batch; all {@code n} must be accepted. */
     static void submitBatch(JsonArrayBuilder batch, int n) {
-        Api.Reply accepted = Api.send("POST", "/api/jobs/batch", Json.createObjectBuilder().add("jobs", batch).build()
-                .toString(), ItConfig.user("submitter"));
+        submitBatch(ItConfig.baseUrl(), batch, n);
+    }
+
+    /** As {@link #submitBatch(JsonArrayBuilder, int)}, to the server at {@code baseUrl}. */
+    static void submitBatch(String baseUrl, JsonArrayBuilder batch, int n) {
+        Api.Reply accepted = Api.sendTo(baseUrl, "POST", "/api/jobs/batch", Json.createObjectBuilder().add("jobs", batch)
+                .build().toString(), ItConfig.user("submitter"));
         assertEquals(n, accepted.json().asJsonObject().getInt("accepted"), String.valueOf(accepted.json()));
     }
 

@@ -22,13 +22,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
 /**
  * /lastcall/metrics after a completed and an expired job, parsed by the Prometheus text parser:
  * outcome counters by workload and reason, the latency histograms, permits and local waiting,
- * broker depths, money — with bounded labels only — and the same spend as /api/stats.
+ * broker depths, money, each backend's declared limits — with bounded labels only — and the same
+ * spend as /api/stats.
  */
 @ExtendWith(ArquillianExtension.class)
 class MetricsIT extends SpyBackedDeployment {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
-    private static final Set<String> BOUNDED_LABELS = Set.of("workload", "outcome", "reason", "state", "queue", "le");
+    private static final Set<String> BOUNDED_LABELS = Set.of("workload", "outcome", "reason", "state", "queue", "le",
+            "backend");
 
     @Test
     void aScrapeParsesAndCarriesOutcomesLatenciesPermitsQueuesAndMoney() throws Exception {
@@ -75,6 +77,11 @@ class MetricsIT extends SpyBackedDeployment {
         assertEquals(statsSpend, spend, 1e-9, "the same figure as /api/stats");
         assertTrue(value(samples, "lastcall_estimated_avoided_exposure", summary) > 0);
         assertEquals(1, value(samples, "lastcall_invariant_holds", summary));
+        // per backend: it-limited's own (it-domain.env), declared at 60 requests a minute
+        Map<String, String> limited = Map.of("backend", "http://127.0.0.1:14888/v1");
+        assertEquals(60, value(samples, "lastcall_backend_requests_per_minute", limited));
+        assertEquals(0, value(samples, "lastcall_backend_tokens_per_minute", limited));
+        assertEquals("gauge", family(samples, "lastcall_backend_paused_until_seconds").type());
 
         Set<String> labels = samples.stream().filter(s -> s.name().startsWith("lastcall_"))
                 .flatMap(s -> s.labels().keySet().stream()).collect(Collectors.toSet());

@@ -43,20 +43,33 @@ class RateLimitIT extends SpyBackedDeployment {
     void threeTimesTheLimitDrawsNo429AndEveryJobEndsOnce() throws IOException {
         // on PostgreSQL (the production ledger, whose row locks the fleet shares) and on WildFly
         assumeTrue(ItConfig.postgres() || Server.wildfly(), "runs on Payara with PostgreSQL and on WildFly");
+        threeTimesTheLimit(List.of(ItConfig.baseUrl()), WORKLOAD, spy);
+    }
+
+    /**
+     * Submits three times what a limit of {@link #LIMIT_PER_MINUTE} lets through within the jobs'
+     * lifetime, split evenly over {@code servers}, to a workload whose backend is nginx's 14888;
+     * checks what nginx and the ledger saw, and returns the claims that passed per instance id.
+     */
+    static Map<String, Long> threeTimesTheLimit(List<String> servers, String workload, DispatchSpy spy)
+            throws IOException {
         long logFrom = Files.exists(Gateway.limitedLog()) ? Files.readAllLines(Gateway.limitedLog()).size() : 0;
         long from = Jobs.now() - 1;
         // the limit lets 60 through at once and one a second after: about 90 within the lifetime
-        int jobs = 3 * (LIMIT_PER_MINUTE + (int) (LIFETIME_MS / 1_000));
+        int perServer = 3 * (LIMIT_PER_MINUTE + (int) (LIFETIME_MS / 1_000)) / servers.size();
+        int jobs = perServer * servers.size();
         List<String> ids = new ArrayList<>();
-        JsonArrayBuilder batch = Json.createArrayBuilder();
         long expiresAt = Jobs.now() + LIFETIME_MS;
-        for (int i = 0; i < jobs; i++) {
-            String id = Jobs.newId("limited");
-            batch.add(Jobs.envelope(id, expiresAt, "spy-ok").add("workload", WORKLOAD));
-            ids.add(id);
+        for (String server : servers) {
+            JsonArrayBuilder batch = Json.createArrayBuilder();
+            for (int i = 0; i < perServer; i++) {
+                String id = Jobs.newId("limited");
+                batch.add(Jobs.envelope(id, expiresAt, "spy-ok").add("workload", workload));
+                ids.add(id);
+            }
+            Export.submitBatch(server, batch, perServer);
         }
-        Export.submitBatch(batch, jobs);
-        List<JsonObject> rows = Export.awaitEnded(WORKLOAD, from, jobs);
+        List<JsonObject> rows = Export.awaitEnded(workload, from, jobs);
 
         Set<String> mine = Set.copyOf(ids);
         List<Logged> log = Files.readAllLines(Gateway.limitedLog()).stream().skip(logFrom).map(RateLimitIT::parse)
@@ -64,13 +77,16 @@ class RateLimitIT extends SpyBackedDeployment {
         long refused = log.stream().filter(l -> l.status() == 429).count();
         Map<String, Long> outcomes = new TreeMap<>(rows.stream().collect(Collectors.groupingBy(
                 r -> r.getString("state") + "/" + r.getString("reason", "-"), Collectors.counting())));
+        Map<String, Long> passedBy = new TreeMap<>(rows.stream().filter(r -> "COMPLETED".equals(r.getString("state")))
+                .collect(Collectors.groupingBy(r -> r.getString("instance_id", "?"), Collectors.counting())));
         long first = log.stream().mapToLong(Logged::atMs).min().orElse(0);
         long last = log.stream().mapToLong(Logged::atMs).max().orElse(0);
         long allowed = LIMIT_PER_MINUTE + (last - first) * LIMIT_PER_MINUTE / 60_000;
         long passed = log.stream().filter(l -> l.status() == 200).count();
-        System.out.println("RateLimitIT: " + jobs + " jobs, " + log.size() + " requests at nginx, " + refused
-                + " answered 429; " + passed + " passed of the " + allowed + " the limit allowed between the first and"
-                + " the last (" + (allowed == 0 ? 0 : 100 * passed / allowed) + " %); outcomes " + outcomes);
+        System.out.println("RateLimitIT (" + servers.size() + " server(s)): " + jobs + " jobs, " + log.size()
+                + " requests at nginx, " + refused + " answered 429; " + passed + " passed of the " + allowed
+                + " the limit allowed between the first and the last (" + (allowed == 0 ? 0 : 100 * passed / allowed)
+                + " %); outcomes " + outcomes + "; completed per instance " + passedBy);
 
         assertTrue(refused * 1_000 < 5L * Math.max(log.size(), 1), refused + " of " + log.size() + " requests refused");
         for (String id : ids) {
@@ -89,6 +105,7 @@ class RateLimitIT extends SpyBackedDeployment {
                 "EXPIRED_NOT_STARTED/")), "completed or never started, nothing else: " + outcomes);
         assertTrue(outcomes.getOrDefault("EXPIRED_NOT_STARTED/RATE_LIMITED", 0L) > 0,
                 "the gate ended the jobs the limit had no room for: " + outcomes);
+        return passedBy;
     }
 
     private static Logged parse(String line) {

@@ -4,8 +4,10 @@ import io.lastcall.broker.QueueDepths;
 import io.lastcall.dispatch.DispatchPermits;
 import io.lastcall.broker.ConsumerStatus;
 import io.lastcall.job.Outcome;
+import io.lastcall.ledger.BackendStates;
 import io.lastcall.ledger.LedgerStats;
 import io.lastcall.metrics.LastcallMetrics;
+import io.lastcall.policy.Settings;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Tags;
@@ -34,6 +36,7 @@ public class MetricsPage {
     private final NeverBackwards counters = new NeverBackwards();
     private volatile Map<String, LedgerStats.Workload> ledger = Map.of();
     private volatile Map<String, QueueDepths.Depth> depths = Map.of();
+    private volatile Map<String, BackendStates.BackendState> backends = Map.of();
     private PrometheusMeterRegistry registry;
 
     @Inject
@@ -44,6 +47,12 @@ public class MetricsPage {
 
     @EJB
     DispatchPermits permits;
+
+    @EJB
+    BackendStates backendStates;
+
+    @Inject
+    Settings settings;
 
     @Inject
     QueueDepths queueDepths;
@@ -61,6 +70,8 @@ public class MetricsPage {
         ledger = stats.byWorkload(clock.millis());
         depths = queueDepths.read().stream().collect(java.util.stream.Collectors.toMap(QueueDepths.Depth::queue,
                 d -> d));
+        backends = backendStates.read(clock.millis(), settings.workloads().stream().map(settings::backend).toList())
+                .stream().collect(java.util.stream.Collectors.toMap(BackendStates.BackendState::backend, b -> b));
         registerAll();
         return registry.scrape();
     }
@@ -102,11 +113,33 @@ public class MetricsPage {
             Gauge.builder("lastcall.broker.consumers", this, m -> m.depth(queue, QueueDepths.Depth::consumers))
                     .description("consumers of the queue (RabbitMQ)").tag("queue", queue).register(registry);
         }));
+        backends.keySet().forEach(key -> once("backend " + key, () -> {
+            backendGauge("lastcall.backend.requests.per.minute", "the backend's declared request limit (0: none)",
+                    key, b -> b.requestsPerMinute());
+            backendGauge("lastcall.backend.tokens.per.minute", "the backend's declared token limit (0: none)",
+                    key, b -> b.tokensPerMinute());
+            backendGauge("lastcall.backend.requests.left", "requests lastcall may still send this minute, fleet-wide"
+                    + " (95 % of the limit refilled continuously; NaN: no limit)", key,
+                    b -> b.requestsLeft() == null || b.requestsPerMinute() == 0 ? Double.NaN : b.requestsLeft());
+            backendGauge("lastcall.backend.tokens.left", "tokens lastcall may still send this minute, fleet-wide"
+                    + " (NaN: no limit)", key,
+                    b -> b.tokensLeft() == null || b.tokensPerMinute() == 0 ? Double.NaN : b.tokensLeft());
+            backendGauge("lastcall.backend.paused.until.seconds", "until when the backend asked not to be called"
+                    + " (epoch seconds; 0: never)", key, b -> b.pausedUntil() / 1000.0);
+        }));
         for (ConsumerStatus.Activation a : ConsumerStatus.activations()) {
             once("unacked " + a.queue(), () -> Gauge.builder("lastcall.consumer.unacknowledged", a.queue(),
                     MetricsPage::unacknowledged).description("deliveries this server holds and has not settled")
                     .tag("queue", a.queue()).register(registry));
         }
+    }
+
+    private void backendGauge(String name, String description, String key,
+            ToDoubleFunction<BackendStates.BackendState> value) {
+        Gauge.builder(name, this, m -> {
+            BackendStates.BackendState b = m.backends.get(key);
+            return b == null ? Double.NaN : value.applyAsDouble(b);
+        }).description(description).tag("backend", key).register(registry);
     }
 
     private void registerInFlight(String workload, String state) {
