@@ -136,6 +136,17 @@
       [q.queue, q.ready, q.consumers].forEach((v) => tr.appendChild(el('td', v)));
       queues.appendChild(tr);
     });
+    const backends = $('backends-body');
+    backends.replaceChildren();
+    const limit = (n) => (n ? n : 'none');
+    const left = (n) => (n === undefined || n === null ? '–' : n);
+    (body.backends || []).forEach((b) => {
+      const tr = el('tr', null, { 'data-backend': b.backend });
+      const paused = b.paused_until && b.paused_until > Date.now() ? new Date(b.paused_until).toLocaleTimeString() : '–';
+      [b.backend, limit(b.requests_per_minute), left(b.requests_left), limit(b.tokens_per_minute),
+        left(b.tokens_left), paused].forEach((v) => tr.appendChild(el('td', v)));
+      backends.appendChild(tr);
+    });
   }
 
   async function chart() {

@@ -87,12 +87,12 @@ public class BackendRate {
 
     /** Adds what the time since the last refill gave back, up to one minute's limit. */
     private void refill(long now, long requestsPerMinute, long tokensPerMinute) {
-        long elapsed = now - refilledAt;
-        if (elapsed <= 0) {
+        if (now <= refilledAt) {
             return; // another server's clock ran a little ahead: nothing to add yet
         }
-        requestsLeft = Math.min(requestsPerMinute, requestsLeft + elapsed * requestsPerMinute / MINUTE_MS);
-        tokensLeft = Math.min(tokensPerMinute, tokensLeft + elapsed * tokensPerMinute / MINUTE_MS);
+        double[] left = leftAt(now, requestsPerMinute, tokensPerMinute);
+        requestsLeft = left[0];
+        tokensLeft = left[1];
         refilledAt = now;
     }
 

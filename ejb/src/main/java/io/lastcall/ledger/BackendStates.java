@@ -24,7 +24,7 @@ public class BackendStates {
 
     /**
      * One backend: its declared limits (0: none), what is left of them at the reading (null when it
-     * has no rate row), and the end of its pause (epoch ms; 0 when it never paused).
+     * has no limit), and the end of its pause (epoch ms; 0 when it never paused).
      */
     public record BackendState(String backend, long requestsPerMinute, long tokensPerMinute, Double requestsLeft,
             Double tokensLeft, long pausedUntil) {
@@ -48,8 +48,9 @@ public class BackendStates {
         for (String key : union(byKey.keySet(), rates.keySet(), pauses.keySet())) {
             Backend b = limits.apply(key);
             BackendRate rate = rates.get(key);
-            double[] left = rate == null ? null
-                    : rate.leftAt(now, b.plannedRequestsPerMinute(), b.plannedTokensPerMinute());
+            // no row yet: nobody has claimed since the limit was set, so its whole minute is there
+            double[] left = rate != null ? rate.leftAt(now, b.plannedRequestsPerMinute(), b.plannedTokensPerMinute())
+                    : b.rateLimited() ? new double[] {b.plannedRequestsPerMinute(), b.plannedTokensPerMinute()} : null;
             states.put(key, new BackendState(key, b.requestsPerMinute(), b.tokensPerMinute(),
                     left == null ? null : left[0], left == null ? null : left[1], pauses.getOrDefault(key, 0L)));
         }

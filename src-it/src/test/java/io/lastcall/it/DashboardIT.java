@@ -43,6 +43,11 @@ class DashboardIT extends SpyBackedDeployment {
             assertFalse(browser.findElement(By.id("login")).isDisplayed(), "the sign-in form is gone");
             assertTrue(browser.findElements(By.cssSelector("#job-timeline circle")).size() >= 5, "the job's timeline");
             assertTrue(browser.findElements(By.cssSelector("#timeline-chart rect")).size() >= 1, "the outcome chart");
+            // each model backend with its declared limits: it-limited's nginx allows 60 requests a minute
+            WebElement limited = Browser.await(browser, "it-limited's backend in the backends table", d -> d
+                    .findElements(By.cssSelector("#backends-body tr[data-backend='http://127.0.0.1:14888/v1']")).stream()
+                    .findFirst().orElse(null));
+            assertEquals("60", limited.findElements(By.tagName("td")).get(1).getText(), limited.getText());
             Browser.screenshot(browser, "dashboard-viewer");
 
             browser.findElement(By.id("logout")).click();

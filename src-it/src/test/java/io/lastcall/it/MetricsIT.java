@@ -81,6 +81,10 @@ class MetricsIT extends SpyBackedDeployment {
         Map<String, String> limited = Map.of("backend", "http://127.0.0.1:14888/v1");
         assertEquals(60, value(samples, "lastcall_backend_requests_per_minute", limited));
         assertEquals(0, value(samples, "lastcall_backend_tokens_per_minute", limited));
+        double left = value(samples, "lastcall_backend_requests_left", limited);
+        assertTrue(left >= 0 && left <= 57, "at most 95 % of the minute's 60 left: " + left);
+        assertTrue(samples.stream().noneMatch(s -> s.name().equals("lastcall_backend_tokens_left")
+                && s.labels().equals(limited)), "no tokens left where no token limit is declared");
         assertEquals("gauge", family(samples, "lastcall_backend_paused_until_seconds").type());
 
         Set<String> labels = samples.stream().filter(s -> s.name().startsWith("lastcall_"))

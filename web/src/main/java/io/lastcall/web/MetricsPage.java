@@ -113,20 +113,27 @@ public class MetricsPage {
             Gauge.builder("lastcall.broker.consumers", this, m -> m.depth(queue, QueueDepths.Depth::consumers))
                     .description("consumers of the queue (RabbitMQ)").tag("queue", queue).register(registry);
         }));
-        backends.keySet().forEach(key -> once("backend " + key, () -> {
-            backendGauge("lastcall.backend.requests.per.minute", "the backend's declared request limit (0: none)",
-                    key, b -> b.requestsPerMinute());
-            backendGauge("lastcall.backend.tokens.per.minute", "the backend's declared token limit (0: none)",
-                    key, b -> b.tokensPerMinute());
-            backendGauge("lastcall.backend.requests.left", "requests lastcall may still send this minute, fleet-wide"
-                    + " (95 % of the limit refilled continuously; NaN: no limit)", key,
-                    b -> b.requestsLeft() == null || b.requestsPerMinute() == 0 ? Double.NaN : b.requestsLeft());
-            backendGauge("lastcall.backend.tokens.left", "tokens lastcall may still send this minute, fleet-wide"
-                    + " (NaN: no limit)", key,
-                    b -> b.tokensLeft() == null || b.tokensPerMinute() == 0 ? Double.NaN : b.tokensLeft());
-            backendGauge("lastcall.backend.paused.until.seconds", "until when the backend asked not to be called"
-                    + " (epoch seconds; 0: never)", key, b -> b.pausedUntil() / 1000.0);
-        }));
+        backends.forEach((key, state) -> {
+            once("backend " + key, () -> {
+                backendGauge("lastcall.backend.requests.per.minute", "the backend's declared request limit (0: none)",
+                        key, BackendStates.BackendState::requestsPerMinute);
+                backendGauge("lastcall.backend.tokens.per.minute", "the backend's declared token limit (0: none)",
+                        key, BackendStates.BackendState::tokensPerMinute);
+                backendGauge("lastcall.backend.paused.until.seconds", "until when the backend asked not to be called"
+                        + " (epoch seconds; 0: never)", key, b -> b.pausedUntil() / 1000.0);
+            });
+            // what is left only where there is a limit (an unlimited backend has no such figure)
+            if (state.requestsLeft() != null && state.requestsPerMinute() > 0) {
+                once("backend requests " + key, () -> backendGauge("lastcall.backend.requests.left",
+                        "requests lastcall may still send this minute, fleet-wide (of 95 % of the limit, refilled"
+                                + " continuously)", key, b -> b.requestsLeft() == null ? 0 : b.requestsLeft()));
+            }
+            if (state.tokensLeft() != null && state.tokensPerMinute() > 0) {
+                once("backend tokens " + key, () -> backendGauge("lastcall.backend.tokens.left",
+                        "tokens lastcall may still send this minute, fleet-wide", key,
+                        b -> b.tokensLeft() == null ? 0 : b.tokensLeft()));
+            }
+        });
         for (ConsumerStatus.Activation a : ConsumerStatus.activations()) {
             once("unacked " + a.queue(), () -> Gauge.builder("lastcall.consumer.unacknowledged", a.queue(),
                     MetricsPage::unacknowledged).description("deliveries this server holds and has not settled")
@@ -138,7 +145,7 @@ public class MetricsPage {
             ToDoubleFunction<BackendStates.BackendState> value) {
         Gauge.builder(name, this, m -> {
             BackendStates.BackendState b = m.backends.get(key);
-            return b == null ? Double.NaN : value.applyAsDouble(b);
+            return b == null ? 0 : value.applyAsDouble(b);
         }).description(description).tag("backend", key).register(registry);
     }
 

@@ -2,7 +2,9 @@ package io.lastcall.web;
 
 import io.lastcall.broker.QueueDepths;
 import io.lastcall.ledger.LedgerQueries;
+import io.lastcall.ledger.BackendStates;
 import io.lastcall.ledger.LedgerStats;
+import io.lastcall.policy.Settings;
 import io.lastcall.reconcile.Reconciler;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
@@ -52,6 +54,12 @@ public class StatsResource {
     @Inject
     QueueDepths queueDepths;
 
+    @EJB
+    BackendStates backendStates;
+
+    @Inject
+    Settings settings;
+
     @Inject
     Clock clock;
 
@@ -59,11 +67,32 @@ public class StatsResource {
     @Path("stats")
     @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
     public Stats stats() {
-        return new Stats(view(stats.byWorkload(clock.millis())), queueDepths.read());
+        long now = clock.millis();
+        return new Stats(view(stats.byWorkload(now)), queueDepths.read(), backendStates.read(now,
+                settings.workloads().stream().map(settings::backend).toList()).stream().map(BackendView::of).toList());
     }
 
-    /** Each workload's figures, and the queues' depths in RabbitMQ. */
-    public record Stats(Map<String, WorkloadView> workloads, List<QueueDepths.Depth> queues) {
+    /** Each workload's figures, the queues' depths in RabbitMQ, and what the fleet knows of each model backend. */
+    public record Stats(Map<String, WorkloadView> workloads, List<QueueDepths.Depth> queues,
+            List<BackendView> backends) {
+    }
+
+    /**
+     * One model backend: its declared per-minute limits (0: none), what the fleet may still send
+     * this minute (null without a limit or before its first claim), until when it asked not to be
+     * called (epoch ms, null if never).
+     */
+    public record BackendView(String backend, @JsonbProperty("requests_per_minute") long requestsPerMinute,
+            @JsonbProperty("tokens_per_minute") long tokensPerMinute,
+            @JsonbProperty("requests_left") Long requestsLeft, @JsonbProperty("tokens_left") Long tokensLeft,
+            @JsonbProperty("paused_until") Long pausedUntil) {
+
+        static BackendView of(BackendStates.BackendState b) {
+            return new BackendView(b.backend(), b.requestsPerMinute(), b.tokensPerMinute(),
+                    b.requestsPerMinute() == 0 || b.requestsLeft() == null ? null : (long) Math.floor(b.requestsLeft()),
+                    b.tokensPerMinute() == 0 || b.tokensLeft() == null ? null : (long) Math.floor(b.tokensLeft()),
+                    b.pausedUntil() == 0 ? null : b.pausedUntil());
+        }
     }
 
     /** One workload's counts, money and invariant. */
