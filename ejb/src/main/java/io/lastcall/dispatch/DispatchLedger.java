@@ -211,17 +211,21 @@ public class DispatchLedger {
     private BackendRate rateRow(Backend backend, long now) {
         BackendRate rate = em.find(BackendRate.class, backend.key(), LockModeType.PESSIMISTIC_WRITE);
         if (rate == null) {
-            rate = new BackendRate(backend.key(), now, backend.plannedRequestsPerMinute(), backend.plannedTokensPerMinute());
+            rate = fullRateRow(backend, now);
             em.persist(rate);
         }
         return rate;
     }
 
+    /** A backend's rate row before its first claim: its whole (planned) minute is there. */
+    private static BackendRate fullRateRow(Backend backend, long now) {
+        return new BackendRate(backend.key(), now, backend.plannedRequestsPerMinute(), backend.plannedTokensPerMinute());
+    }
+
     /** Creates the rate row of a rate-limited backend if it is missing (a concurrent creator makes this one fail: harmless). */
     public void ensureRateRow(Backend backend) {
         if (em.find(BackendRate.class, backend.key()) == null) {
-            em.persist(new BackendRate(backend.key(), clock.millis(), backend.plannedRequestsPerMinute(),
-                    backend.plannedTokensPerMinute()));
+            em.persist(fullRateRow(backend, clock.millis()));
             em.flush();
         }
     }
@@ -352,7 +356,7 @@ public class DispatchLedger {
             return 0; // already settled (a retried settlement whose first try did commit), or reconciled
         }
         long answeredAt = result.answeredAt() == null ? now : result.answeredAt();
-        if (backend != null && backend.rateLimited() && result.remaining().known()) {
+        if (backend.rateLimited() && result.remaining().known()) {
             // the provider's own count of what is left: it also holds calls made by others with this key
             rateRow(backend, now).correct(now, result.remaining().requests(), result.remaining().tokens(),
                     backend.plannedRequestsPerMinute(), backend.plannedTokensPerMinute());
@@ -370,7 +374,7 @@ public class DispatchLedger {
             case NOT_PROCESSED -> {
                 attempt.refusedNotProcessed(now, result.httpStatus(), result.error(), checkToLastByteMs);
                 long pausedUntil = 0;
-                if (result.retryAfterMs() != null && backend != null) {
+                if (result.retryAfterMs() != null) {
                     pausedUntil = answeredAt + Math.min(result.retryAfterMs(), maxPauseMs);
                     pauseBackend(backend.key(), pausedUntil, now, result.httpStatus());
                     attempt.rateLimited();

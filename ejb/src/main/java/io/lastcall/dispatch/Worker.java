@@ -42,7 +42,7 @@ public class Worker {
 
     private static final Logger LOG = Logger.getLogger(Worker.class.getName());
 
-    /** Workloads whose budget row is known to exist (rows are never deleted). */
+    /** Workloads whose budget row, and backends whose rate row, are known to exist (rows are never deleted). */
     private static final Set<String> BUDGET_ROWS = ConcurrentHashMap.newKeySet();
     private static final Set<String> RATE_ROWS = ConcurrentHashMap.newKeySet();
 
@@ -94,7 +94,7 @@ public class Worker {
             DispatchLedger.GateResult gate = null;
             if (permitAt != null) {
                 DispatchLedger.Admission admission = ledger.receiveAndGate(message, settings.schemaVersions(),
-                        settings.workerDeliveryLog(), uncertainty, settings::workloadOrDefault, this::backend);
+                        settings.workerDeliveryLog(), uncertainty, settings::workloadOrDefault, settings::backend);
                 receipt = admission.receipt();
                 gate = admission.gate();
             } else {
@@ -104,13 +104,13 @@ public class Worker {
                 return;
             }
             WorkloadPolicy policy = settings.workloadOrDefault(receipt.workload());
-            Backend backend = backend(receipt.workload());
+            Backend backend = settings.backend(receipt.workload());
             if (gate == null) {
                 if (policy.budget() != null) {
-                    ensureBudgetRow(receipt.workload());
+                    ensureRow(BUDGET_ROWS, receipt.workload(), () -> ledger.ensureBudgetRow(receipt.workload()));
                 }
                 if (backend.rateLimited()) {
-                    ensureRateRow(backend);
+                    ensureRow(RATE_ROWS, backend.key(), () -> ledger.ensureRateRow(backend));
                 }
                 if (permitAt == null) {
                     permitAt = waitForPermit(receipt, uncertainty);
@@ -276,16 +276,17 @@ public class Worker {
         }
     }
 
-    private void ensureBudgetRow(String workload) {
-        if (BUDGET_ROWS.contains(workload)) {
+    /** Creates a row the gate locks (a budget's, a backend's rate) once per key and server; rows are never deleted. */
+    private static void ensureRow(Set<String> known, String key, Runnable create) {
+        if (known.contains(key)) {
             return;
         }
         try {
-            ledger.ensureBudgetRow(workload);
+            create.run();
         } catch (EJBException createdConcurrently) {
-            // another delivery created it first
+            // another delivery or server created it first
         }
-        BUDGET_ROWS.add(workload);
+        known.add(key);
     }
 
     /** Waits for a permit for as long as the job may still be dispatched; returns when it was granted, or null. */
@@ -295,22 +296,6 @@ public class Worker {
         return lastDispatchAt > clock.millis() && permits.acquire(lastDispatchAt) ? clock.millis() : null;
     }
 
-    /** The workload's model backend: the key its pauses and rate row are kept under, and its limits. */
-    private Backend backend(String workload) {
-        return settings.backend(workload);
-    }
-
-    private void ensureRateRow(Backend backend) {
-        if (RATE_ROWS.contains(backend.key())) {
-            return;
-        }
-        try {
-            ledger.ensureRateRow(backend);
-        } catch (EJBException createdConcurrently) {
-            // another delivery or server created it first
-        }
-        RATE_ROWS.add(backend.key());
-    }
 
     private void sleepUntil(long epochMs) throws InterruptedException {
         long ms = epochMs - clock.millis();
