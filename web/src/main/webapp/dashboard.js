@@ -128,6 +128,15 @@
       rows.appendChild(tr);
       if (![...select.options].some((o) => o.value === name)) { select.appendChild(el('option', name, { value: name })); }
     });
+    const admission = $('admission-body');
+    admission.replaceChildren();
+    Object.entries(body.workloads).forEach(([name, w]) => {
+      const a = w.admission;
+      const tr = el('tr', null, { 'data-admission': name });
+      [name, a.mode, a.refused, money(a.refused_estimate), money(a.late_spend), a.predicted_late, a.false_refusals,
+        a.predicted_late_answered_late].forEach((v) => tr.appendChild(el('td', v)));
+      admission.appendChild(tr);
+    });
     pill('health-invariant', allHold, allHold ? 'every accepted job accounted for once' : 'see the workloads table');
     const queues = $('queues-body');
     queues.replaceChildren();
@@ -143,8 +152,10 @@
     (body.backends || []).forEach((b) => {
       const tr = el('tr', null, { 'data-backend': b.backend });
       const paused = b.paused_until && b.paused_until > Date.now() ? new Date(b.paused_until).toLocaleTimeString() : '–';
+      const ms = (n) => (n === undefined || n === null ? '–' : n + ' ms');
       [b.backend, limit(b.requests_per_minute), left(b.requests_left), limit(b.tokens_per_minute),
-        left(b.tokens_left), paused].forEach((v) => tr.appendChild(el('td', v)));
+        left(b.tokens_left), paused, b.answers_in_window, ms(b.latency_p50_ms), ms(b.latency_p95_ms)]
+        .forEach((v) => tr.appendChild(el('td', v)));
       backends.appendChild(tr);
     });
   }

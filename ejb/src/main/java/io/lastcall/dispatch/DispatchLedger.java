@@ -12,6 +12,9 @@ import io.lastcall.job.JobState;
 import io.lastcall.job.Outcome;
 import io.lastcall.job.RetryTiers;
 import io.lastcall.job.SubjectRevision;
+import io.lastcall.metrics.LatencyClass;
+import io.lastcall.metrics.ModelLatencies;
+import io.lastcall.policy.AdmissionMode;
 import io.lastcall.policy.Pricing;
 import io.lastcall.policy.Backend;
 import io.lastcall.policy.WorkloadPolicy;
@@ -27,6 +30,7 @@ import jakarta.persistence.PersistenceContext;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -51,10 +55,12 @@ public class DispatchLedger {
 
     /**
      * The gate's decision, what a claim needs to dispatch, the job's trace up to this check (for
-     * metrics), and until when the backend is paused (for {@link GateDecision#WAIT_FOR_BACKEND}).
+     * metrics), until when the backend is paused (for {@link GateDecision#WAIT_FOR_BACKEND}), and
+     * the latency class its answer's time is recorded under.
      */
     public record GateResult(GateDecision decision, String jobId, String attemptId, String workload, String payload,
-            Deadline deadline, Long publishedAt, Long receivedAt, long checkedAt, long pausedUntil) {
+            Deadline deadline, Long publishedAt, Long receivedAt, long checkedAt, long pausedUntil,
+            LatencyClass latencyClass) {
     }
 
     /** What receipt found and, when the gate could be passed in the same transaction, the gate's result (else null). */
@@ -87,6 +93,9 @@ public class DispatchLedger {
 
     @Inject
     Clock clock;
+
+    @Inject
+    ModelLatencies latencies;
 
     private Job lock(String jobId) {
         return em.find(Job.class, jobId, LockModeType.PESSIMISTIC_WRITE);
@@ -169,6 +178,8 @@ public class DispatchLedger {
         long lastDispatchAt = job.deadline().lastDispatchAt(clockUncertaintyMs);
         long pausedUntil = decision == GateDecision.CLAIM ? pausedUntil(backend.key()) : 0;
         decision = decision.givenPause(pausedUntil, now, lastDispatchAt);
+        LatencyClass latencyClass = LatencyClass.of(backend.key(), job.getModel(), job.getOutputTokens());
+        decision = givenForecast(decision, job, latencyClass, now, policy);
         if (decision == GateDecision.CLAIM && policy.budget() != null && !budgetFits(job, policy, now)) {
             decision = GateDecision.DENY_BUDGET;
         }
@@ -187,6 +198,7 @@ public class DispatchLedger {
             case DENY_BUDGET -> job.end(Outcome.BUDGET_DENIED, now);
             case EXPIRE_BACKEND_PAUSED -> job.end(Outcome.EXPIRED_BACKEND_PAUSED, now);
             case EXPIRE_RATE_LIMITED -> job.end(Outcome.EXPIRED_RATE_LIMITED, now);
+            case EXPIRE_PREDICTED_LATE -> job.end(Outcome.EXPIRED_PREDICTED_LATE, now);
             case CLAIM -> {
                 long generation = job.claim(now, permitAt);
                 attemptId = UUID.randomUUID().toString();
@@ -198,7 +210,28 @@ public class DispatchLedger {
         }
         return new GateResult(decision, jobId, attemptId, job.getWorkload(),
                 decision == GateDecision.CLAIM ? job.getPayload() : null, job.deadline(), job.getPublishedAt(),
-                job.getReceivedAt(), now, pausedUntil);
+                job.getReceivedAt(), now, pausedUntil, latencyClass);
+    }
+
+    /**
+     * Predictive admission (docs/design.md §4): for a claim of a LATEST_USEFUL_COMPLETION job, what
+     * the model's live p95 says of an answer started now. The forecast is written on the job in
+     * shadow and on (so what really happened can be counted against it); only {@code on} refuses.
+     * No forecast while this server has too few answers of the job's latency class.
+     */
+    private GateDecision givenForecast(GateDecision decision, Job job, LatencyClass latencyClass, long now,
+            WorkloadPolicy policy) {
+        if (decision != GateDecision.CLAIM || policy.admission() == AdmissionMode.OFF
+                || job.deadline().semantics() != io.lastcall.job.DeadlineSemantics.LATEST_USEFUL_COMPLETION) {
+            return decision;
+        }
+        OptionalLong p95 = latencies.p95(latencyClass);
+        if (p95.isEmpty()) {
+            return decision;
+        }
+        long answerAt = now + p95.getAsLong();
+        job.predictedAnswerAt(answerAt);
+        return decision.givenForecast(job.deadline().isLateAt(answerAt), policy.admission() == AdmissionMode.ON);
     }
 
     /** Until when the backend asked not to be called (epoch ms), 0 if it never did. Read, not cached: every server sees it. */

@@ -4,6 +4,7 @@ import io.lastcall.clock.ClockHealth;
 import io.lastcall.ingress.JobPublisher;
 import io.lastcall.job.GateDecision;
 import io.lastcall.metrics.LastcallMetrics;
+import io.lastcall.metrics.ModelLatencies;
 import io.lastcall.policy.Backend;
 import io.lastcall.policy.ModelSettings;
 import io.lastcall.policy.Settings;
@@ -69,6 +70,9 @@ public class Worker {
 
     @Inject
     LastcallMetrics metrics;
+
+    @Inject
+    ModelLatencies latencies;
 
     @Inject
     Settings settings;
@@ -231,6 +235,9 @@ public class Worker {
         ModelSettings model = settings.model();
         ModelResult result = connection.answer(model.notProcessedStatuses(), model.maxResponseBytes(),
                 model.keepAliveMs(), clock);
+        if (result.kind() == ModelResult.Kind.COMPLETED) {
+            latencies.record(gate.latencyClass(), clock.millis() - gate.checkedAt());
+        }
         settle(gate, result, checkToLastByteMs, policy, backend, uncertainty);
     }
 

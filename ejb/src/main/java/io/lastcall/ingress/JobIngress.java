@@ -207,7 +207,8 @@ public class JobIngress {
                 + s.definitionTexts().stream().mapToLong(tokens::count).sum();
         return new Job(s.jobId(), s.workload(), s.schemaVersion(), clock.millis(), s.deadline(), s.subject(), s.sourceRevision(), s.model(), s.payload(),
                 pricing.estimate(s.model(), promptTokens, s.maxTokens(), s.choices()), pricing.revision())
-                .tokenEstimate(Pricing.tokens(promptTokens, s.maxTokens(), s.choices())).submittedBy(principal);
+                .tokenEstimate(Pricing.tokens(promptTokens, s.maxTokens(), s.choices()))
+                .outputTokens(Pricing.tokens(0, s.maxTokens(), s.choices())).submittedBy(principal);
     }
 
     private void ensureCounter(String workload) {

@@ -86,6 +86,13 @@ public class EndedTotals {
     @Column(name = "double_claims", nullable = false)
     private long doubleClaims;
 
+    /** how many of these jobs the latency forecast named late, and what their attempts cost */
+    @Column(name = "predicted_late_jobs", nullable = false)
+    private long predictedLateJobs;
+
+    @Column(name = "predicted_late_cost", nullable = false, precision = 19, scale = 6)
+    private BigDecimal predictedLateCost = BigDecimal.ZERO;
+
     protected EndedTotals() {
     }
 
@@ -98,8 +105,12 @@ public class EndedTotals {
 
     /** Adds one ended job and its attempts' figures. */
     public void add(BigDecimal jobEstimate, long attemptCount, BigDecimal attemptCost, BigDecimal attemptReserved,
-            long jobDoubleClaims) {
+            long jobDoubleClaims, boolean predictedLate) {
         jobs++;
+        if (predictedLate) {
+            predictedLateJobs++;
+            predictedLateCost = predictedLateCost.add(attemptCost);
+        }
         estimate = estimate.add(jobEstimate);
         attempts += attemptCount;
         cost = cost.add(attemptCost);
@@ -118,4 +129,6 @@ public class EndedTotals {
     public BigDecimal getCost() { return cost; }
     public BigDecimal getReserved() { return reserved; }
     public long getDoubleClaims() { return doubleClaims; }
+    public long getPredictedLateJobs() { return predictedLateJobs; }
+    public BigDecimal getPredictedLateCost() { return predictedLateCost; }
 }

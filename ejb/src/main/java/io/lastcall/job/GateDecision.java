@@ -21,7 +21,9 @@ public enum GateDecision {
     /** terminal EXPIRED_NOT_STARTED, reason BACKEND_PAUSED: the backend's pause outlasts the job's lifetime */
     EXPIRE_BACKEND_PAUSED,
     /** terminal EXPIRED_NOT_STARTED, reason RATE_LIMITED: the backend's per-minute limits have no room before the job's last dispatch instant */
-    EXPIRE_RATE_LIMITED;
+    EXPIRE_RATE_LIMITED,
+    /** terminal EXPIRED_NOT_STARTED, reason PREDICTED_LATE: the model's live latency says the answer would come after the deadline */
+    EXPIRE_PREDICTED_LATE;
 
     public static GateDecision decide(JobState state, long remainingForDispatchMs, boolean cancelRequested,
             boolean superseded, boolean budgetFits, boolean permitHeld) {
@@ -68,6 +70,15 @@ public enum GateDecision {
             return this;
         }
         return pauseOutlasts(readyAt, now, lastDispatchAt) ? EXPIRE_RATE_LIMITED : WAIT_FOR_BACKEND;
+    }
+
+    /**
+     * A claim, given whether the model's live latency forecast says the answer would arrive after
+     * the job's useful deadline and whether such a forecast refuses ({@code refuse}: predictive
+     * admission on; in shadow it is only recorded).
+     */
+    public GateDecision givenForecast(boolean predictedLate, boolean refuse) {
+        return this == CLAIM && predictedLate && refuse ? EXPIRE_PREDICTED_LATE : this;
     }
 
     /** Whether a backend's pause, still running at {@code now}, reaches the job's last dispatch instant: the job cannot wait it out. */

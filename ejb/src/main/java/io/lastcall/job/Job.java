@@ -79,6 +79,14 @@ public class Job {
     @Column(name = "token_estimate")
     private Long tokenEstimate;
 
+    /** the most its answer may be billed for in output tokens: max_tokens × n (null before V9) */
+    @Column(name = "output_tokens")
+    private Long outputTokens;
+
+    /** when the model's live latency said, at its last claim or its refusal, that its answer would arrive (epoch ms; null: no forecast) */
+    @Column(name = "predicted_answer_at")
+    private Long predictedAnswerAt;
+
     @Column(name = "model", length = 128, nullable = false)
     private String model;
 
@@ -206,6 +214,8 @@ public class Job {
     public BigDecimal getEstimate() { return estimate; }
     public String getEstimateRevision() { return estimateRevision; }
     public long getTokenEstimate() { return tokenEstimate == null ? 0 : tokenEstimate; }
+    public long getOutputTokens() { return outputTokens == null ? 0 : outputTokens; }
+    public Long getPredictedAnswerAt() { return predictedAnswerAt; }
     public String getModel() { return model; }
     public String getPayload() { return payload; }
     public Long getPublishedAt() { return publishedAt; }
@@ -221,6 +231,17 @@ public class Job {
     public Job tokenEstimate(long tokens) {
         this.tokenEstimate = tokens;
         return this;
+    }
+
+    /** Records the output tokens its answer may have, max_tokens × n (set once, at ingress). */
+    public Job outputTokens(long tokens) {
+        this.outputTokens = tokens;
+        return this;
+    }
+
+    /** Records when the latency forecast at the gate said the answer would arrive. */
+    public void predictedAnswerAt(long at) {
+        this.predictedAnswerAt = at;
     }
 
     /** Records who submitted it (set once, at ingress). */

@@ -37,6 +37,11 @@ public enum Outcome {
     EXPIRED_BACKEND_PAUSED(JobState.EXPIRED_NOT_STARTED, "BACKEND_PAUSED"),
     /** the backend's requests- or tokens-per-minute had no room for it before its last dispatch instant */
     EXPIRED_RATE_LIMITED(JobState.EXPIRED_NOT_STARTED, "RATE_LIMITED"),
+    /**
+     * a LATEST_USEFUL_COMPLETION job the backend's live p95 latency says cannot be answered by its
+     * deadline (predictive admission on): refused before any request, so no money goes on a late answer
+     */
+    EXPIRED_PREDICTED_LATE(JobState.EXPIRED_NOT_STARTED, "PREDICTED_LATE"),
     /** found overdue by the reconciler before it was ever queued or after a revoked claim */
     EXPIRED_RECONCILED(JobState.EXPIRED_NOT_STARTED, "RECONCILED"),
     CANCELED(JobState.CANCELED, "CANCELED"),

@@ -54,6 +54,8 @@ public class LedgerStats {
         public final Map<String, BigDecimal> avoidedExposureByEstimateRevision = new TreeMap<>();
         public BigDecimal avoidedExposure = BigDecimal.ZERO;
         public long doubleClaims;
+        /** Predictive admission: what the model's live latency forecast said, and what came of it. */
+        public final Admission admission = new Admission();
 
         /** Ended jobs counted in the totals (rolled up, and perhaps purged since): they ended, and their money was spent or avoided. */
         void addEnded(EndedTotals ended) {
@@ -66,6 +68,8 @@ public class LedgerStats {
             actualSpend = actualSpend.add(ended.getCost());
             reserved = reserved.add(ended.getReserved());
             doubleClaims += ended.getDoubleClaims();
+            Outcome.of(ended.getState(), ended.getReason()).ifPresent(o -> admission.add(o, ended.getJobs(),
+                    ended.getEstimate(), ended.getCost(), ended.getPredictedLateJobs(), ended.getPredictedLateCost()));
             if (ended.getState() == JobState.EXPIRED_NOT_STARTED) {
                 avoidedExposureByEstimateRevision.merge(ended.getEstimateRevision(), ended.getEstimate(),
                         BigDecimal::add);
@@ -75,6 +79,41 @@ public class LedgerStats {
 
         public boolean invariantHolds() {
             return accepted == terminal + inFlight && jobs == accepted && doubleClaims == 0 && overdue == 0;
+        }
+    }
+
+    /**
+     * One workload's predictive admission figures: jobs refused as predicted late and the money not
+     * spent on them (their estimates); money spent on answers that came late; and the jobs the
+     * forecast named late (in shadow: what {@code on} would have refused), how many of those were
+     * answered on time anyway (false refusals) or late, and what those late answers cost.
+     */
+    public static final class Admission {
+        public long refused;
+        public BigDecimal refusedEstimate = BigDecimal.ZERO;
+        public BigDecimal lateSpend = BigDecimal.ZERO;
+        public long predictedLate;
+        public long predictedLateOnTime;
+        public long predictedLateAnsweredLate;
+        public BigDecimal predictedLateSpend = BigDecimal.ZERO;
+
+        /** Adds ended jobs of one outcome: their estimates and cost, and how many of them (and their cost) were predicted late. */
+        void add(Outcome outcome, long jobs, BigDecimal estimate, BigDecimal cost, long predicted, BigDecimal predictedCost) {
+            predictedLate += predicted;
+            switch (outcome) {
+                case EXPIRED_PREDICTED_LATE -> {
+                    refused += jobs;
+                    refusedEstimate = refusedEstimate.add(estimate);
+                }
+                case COMPLETED_LATE -> {
+                    lateSpend = lateSpend.add(cost);
+                    predictedLateAnsweredLate += predicted;
+                    predictedLateSpend = predictedLateSpend.add(predictedCost);
+                }
+                case COMPLETED_ON_TIME -> predictedLateOnTime += predicted;
+                default -> {
+                }
+            }
         }
     }
 
@@ -157,10 +196,39 @@ public class LedgerStats {
                 + " group by a.workload, a.jobId, a.generation having count(a) > 1", rolledUpTo)) {
             result.computeIfAbsent((String) row[0], k -> new Workload()).doubleClaims++;
         }
+        admission(result, rolledUpTo);
         for (EndedTotals ended : em.createQuery("select t from EndedTotals t", EndedTotals.class).getResultList()) {
             result.computeIfAbsent(ended.getWorkload(), k -> new Workload()).addEnded(ended);
         }
         return result;
+    }
+
+    /**
+     * The predictive admission figures of the jobs that ended after the mark (the rolled-up ones
+     * come with the ended totals): refused and late jobs and those the forecast named late, then
+     * what the late answers cost.
+     */
+    private void admission(Map<String, Workload> result, long rolledUpTo) {
+        for (Object[] row : endedAfterMark("select j.workload, j.state, j.reason, count(j), coalesce(sum(j.estimate), 0),"
+                + " sum(case when j.predictedAnswerAt > j.expiresAt then 1 else 0 end) from Job j where j.finishedAt > :rolledUpTo"
+                + " and (j.predictedAnswerAt > j.expiresAt or j.reason in ('PREDICTED_LATE', 'LATE'))"
+                + " group by j.workload, j.state, j.reason", rolledUpTo)) {
+            Outcome.of((JobState) row[1], (String) row[2]).ifPresent(o -> admissionOf(result, row[0]).add(o,
+                    ((Number) row[3]).longValue(), (BigDecimal) row[4], BigDecimal.ZERO, ((Number) row[5]).longValue(),
+                    BigDecimal.ZERO));
+        }
+        for (Object[] row : endedAfterMark("select a.workload, coalesce(sum(a.cost), 0),"
+                + " coalesce(sum(case when j.predictedAnswerAt > j.expiresAt then a.cost else 0 end), 0)"
+                + " from Attempt a, Job j where a.jobId = j.jobId and j.finishedAt > :rolledUpTo"
+                + " and j.state = io.lastcall.job.JobState.COMPLETED and j.reason = 'LATE' group by a.workload",
+                rolledUpTo)) {
+            admissionOf(result, row[0]).add(Outcome.COMPLETED_LATE, 0, BigDecimal.ZERO, (BigDecimal) row[1], 0,
+                    (BigDecimal) row[2]);
+        }
+    }
+
+    private static Admission admissionOf(Map<String, Workload> result, Object workload) {
+        return result.computeIfAbsent((String) workload, k -> new Workload()).admission;
     }
 
     /**

@@ -35,6 +35,19 @@ public final class DispatchSettings {
         return Math.max(1, config.number("lastcall.dispatch.handoff-max-ms", 100));
     }
 
+    /**
+     * How far back the model's live latency reaches ({@code lastcall.admission.window-ms}): short
+     * enough to follow the model when it slows down, long enough to hold the minimum of answers.
+     */
+    public long admissionWindowMs() {
+        return Math.max(1_000, config.number("lastcall.admission.window-ms", 30_000));
+    }
+
+    /** Answers of a latency class the window must hold before predictive admission trusts its p95 ({@code lastcall.admission.min-samples}). */
+    public long admissionMinSamples() {
+        return Math.max(1, config.number("lastcall.admission.min-samples", 20));
+    }
+
     /** How long a settlement that fails (database blip after a finished call) is retried before it is given up. */
     public long settleRetryMs() {
         return Math.max(0, config.number("lastcall.dispatch.settle-retry-ms", 120_000));

@@ -119,7 +119,9 @@ public class Settings {
                 reader.optional("lastcall.workload." + name + ".budget", java.math.BigDecimal.class)
                         .or(() -> reader.optional("lastcall.workload.default.budget", java.math.BigDecimal.class))
                         .orElse(null),
-                workloadText(name, "budget-period", "day"));
+                workloadText(name, "budget-period", "day"),
+                AdmissionMode.parse("lastcall.workload." + name + ".predictive-admission",
+                        workloadText(name, "predictive-admission", reader.text("lastcall.admission.predictive", "shadow"))));
     }
 
     private long workloadNumber(String workload, String key, long fallback) {

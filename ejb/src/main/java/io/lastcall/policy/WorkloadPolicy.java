@@ -12,9 +12,11 @@ package io.lastcall.policy;
  * @param maxAttempts    attempts per job, retries included
  * @param budget         spend plus reservations allowed per period, or null for no budget
  * @param budgetPeriod   {@code hour}, {@code day} or {@code month} (UTC)
+ * @param admission      predictive admission of its LATEST_USEFUL_COMPLETION jobs
  */
 public record WorkloadPolicy(String name, long maxHorizonMs, long ttlCapMs, long maxExecutionMs, long lateGraceMs,
-        boolean keepLateResults, int maxAttempts, java.math.BigDecimal budget, String budgetPeriod) {
+        boolean keepLateResults, int maxAttempts, java.math.BigDecimal budget, String budgetPeriod,
+        AdmissionMode admission) {
 
     /** Epoch ms at which the budget period containing {@code now} began. */
     public long budgetPeriodStart(long now) {

@@ -65,7 +65,7 @@ public class RollUpEndedJobs {
     /** Jobs that ended in (after, until], oldest first. */
     private List<Object[]> ended(long after, long until, int limit) {
         return em.createQuery("select j.jobId, j.workload, j.state, j.reason, j.estimateRevision, j.estimate,"
-                        + " j.finishedAt from Job j where j.finishedAt > :after and j.finishedAt <= :until"
+                        + " j.finishedAt, j.predictedAnswerAt, j.expiresAt from Job j where j.finishedAt > :after and j.finishedAt <= :until"
                         + " order by j.finishedAt", Object[].class)
                 .setParameter("after", after).setParameter("until", until).setMaxResults(limit).getResultList();
     }
@@ -90,7 +90,7 @@ public class RollUpEndedJobs {
             EndedTotals.Key key = new EndedTotals.Key((String) job[1], (JobState) job[2], (String) job[3],
                     (String) job[4]);
             totals.computeIfAbsent(key, this::lockedTotals).add((BigDecimal) job[5], own.count, own.cost,
-                    own.reserved, own.doubleClaims());
+                    own.reserved, own.doubleClaims(), job[7] != null && (Long) job[7] > (Long) job[8]);
         }
     }
 

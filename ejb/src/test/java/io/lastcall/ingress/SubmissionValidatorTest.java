@@ -16,7 +16,7 @@ class SubmissionValidatorTest {
 
     private static final long NOW = 1_000_000;
     private static final WorkloadPolicy POLICY = new WorkloadPolicy("incident-summary", 3_600_000, 600_000, 60_000,
-            30_000, true, 3, null, "day");
+            30_000, true, 3, null, "day", io.lastcall.policy.AdmissionMode.SHADOW);
 
     private static JsonObjectBuilder valid() {
         return Json.createObjectBuilder()

@@ -58,4 +58,12 @@ class GateDecisionTest {
         assertEquals(GateDecision.DENY_BUDGET, GateDecision.DENY_BUDGET.givenRateLimit(now + 100, now, now + 60_000),
                 "only a claim waits");
     }
+
+    @Test
+    void aForecastRefusesOnlyAClaimAndOnlyWhenAdmissionIsOn() {
+        assertEquals(GateDecision.EXPIRE_PREDICTED_LATE, GateDecision.CLAIM.givenForecast(true, true));
+        assertEquals(GateDecision.CLAIM, GateDecision.CLAIM.givenForecast(true, false), "shadow: recorded, not refused");
+        assertEquals(GateDecision.CLAIM, GateDecision.CLAIM.givenForecast(false, true), "on time");
+        assertEquals(GateDecision.WAIT_FOR_BACKEND, GateDecision.WAIT_FOR_BACKEND.givenForecast(true, true));
+    }
 }

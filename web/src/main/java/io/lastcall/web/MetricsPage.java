@@ -7,6 +7,7 @@ import io.lastcall.job.Outcome;
 import io.lastcall.ledger.BackendStates;
 import io.lastcall.ledger.LedgerStats;
 import io.lastcall.metrics.LastcallMetrics;
+import io.lastcall.metrics.ModelLatencies;
 import io.lastcall.policy.Settings;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
@@ -37,6 +38,7 @@ public class MetricsPage {
     private volatile Map<String, LedgerStats.Workload> ledger = Map.of();
     private volatile Map<String, QueueDepths.Depth> depths = Map.of();
     private volatile Map<String, BackendStates.BackendState> backends = Map.of();
+    private volatile Map<String, ModelLatencies.BackendLatency> latencies = Map.of();
     private PrometheusMeterRegistry registry;
 
     @Inject
@@ -56,6 +58,9 @@ public class MetricsPage {
 
     @Inject
     QueueDepths queueDepths;
+
+    @Inject
+    ModelLatencies latencyReader;
 
     @Inject
     Clock clock;
@@ -97,6 +102,18 @@ public class MetricsPage {
                 ledgerGauge("lastcall.estimated.avoided.exposure",
                         "estimates of jobs that expired before dispatch (an estimate, not spend)", tags,
                         x -> x.avoidedExposure.doubleValue(), false);
+                ledgerGauge("lastcall.admission.refused", "jobs refused before any request because the model's live"
+                        + " p95 latency put their answer after the deadline (predictive admission on)", tags,
+                        x -> x.admission.refused, true);
+                ledgerGauge("lastcall.admission.refused.estimate", "estimates of the jobs refused as predicted late:"
+                        + " money not spent on late answers (an estimate, not spend)", tags,
+                        x -> x.admission.refusedEstimate.doubleValue(), true);
+                ledgerGauge("lastcall.admission.predicted.late", "jobs the latency forecast named late (in shadow:"
+                        + " what predictive admission on would refuse)", tags, x -> x.admission.predictedLate, true);
+                ledgerGauge("lastcall.admission.false.refusals", "jobs the latency forecast named late that were"
+                        + " answered on time", tags, x -> x.admission.predictedLateOnTime, true);
+                ledgerGauge("lastcall.late.spend", "actual spend on answers that came after their useful deadline",
+                        tags, x -> x.admission.lateSpend.doubleValue(), true);
                 ledgerGauge("lastcall.invariant.holds", "1 when every accepted job is accounted for exactly once",
                         tags, x -> x.invariantHolds() ? 1 : 0, false);
             });
@@ -134,6 +151,14 @@ public class MetricsPage {
                         b -> b.tokensLeft() == null ? 0 : b.tokensLeft()));
             }
         });
+        latencies = latencyReader.byBackend().stream().collect(java.util.stream.Collectors.toMap(
+                ModelLatencies.BackendLatency::backend, l -> l));
+        latencies.keySet().forEach(key -> once("backend latency " + key, () -> {
+            latencyGauge("lastcall.backend.latency.p50.seconds", "p50 from claim to a 2xx answer, this server's"
+                    + " answers in the live latency window", key, ModelLatencies.BackendLatency::p50Ms);
+            latencyGauge("lastcall.backend.latency.p95.seconds", "p95 from claim to a 2xx answer, this server's"
+                    + " answers in the live latency window", key, ModelLatencies.BackendLatency::p95Ms);
+        }));
         for (ConsumerStatus.Activation a : ConsumerStatus.activations()) {
             once("unacked " + a.queue(), () -> Gauge.builder("lastcall.consumer.unacknowledged", a.queue(),
                     MetricsPage::unacknowledged).description("deliveries this server holds and has not settled")
@@ -146,6 +171,15 @@ public class MetricsPage {
         Gauge.builder(name, this, m -> {
             BackendStates.BackendState b = m.backends.get(key);
             return b == null ? 0 : value.applyAsDouble(b);
+        }).description(description).tag("backend", key).register(registry);
+    }
+
+    private void latencyGauge(String name, String description, String key,
+            ToDoubleFunction<ModelLatencies.BackendLatency> millis) {
+        // no answers in the window: 0, not NaN
+        Gauge.builder(name, this, m -> {
+            ModelLatencies.BackendLatency l = m.latencies.get(key);
+            return l == null ? 0 : millis.applyAsDouble(l) / 1000.0;
         }).description(description).tag("backend", key).register(registry);
     }
 

@@ -4,6 +4,7 @@ import io.lastcall.broker.QueueDepths;
 import io.lastcall.ledger.LedgerQueries;
 import io.lastcall.ledger.BackendStates;
 import io.lastcall.ledger.LedgerStats;
+import io.lastcall.metrics.ModelLatencies;
 import io.lastcall.policy.Settings;
 import io.lastcall.reconcile.Reconciler;
 import jakarta.ejb.EJB;
@@ -61,6 +62,9 @@ public class StatsResource {
     Settings settings;
 
     @Inject
+    ModelLatencies latencies;
+
+    @Inject
     Clock clock;
 
     @GET
@@ -68,8 +72,11 @@ public class StatsResource {
     @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
     public Stats stats() {
         long now = clock.millis();
+        Map<String, ModelLatencies.BackendLatency> latency = new TreeMap<>();
+        latencies.byBackend().forEach(l -> latency.put(l.backend(), l));
         return new Stats(view(stats.byWorkload(now)), queueDepths.read(), backendStates.read(now,
-                settings.workloads().stream().map(settings::backend).toList()).stream().map(BackendView::of).toList());
+                settings.workloads().stream().map(settings::backend).toList()).stream()
+                .map(b -> BackendView.of(b, latency.get(b.backend()))).toList());
     }
 
     /** Each workload's figures, the queues' depths in RabbitMQ, and what the fleet knows of each model backend. */
@@ -80,18 +87,42 @@ public class StatsResource {
     /**
      * One model backend: its declared per-minute limits (0: none), what the fleet may still send
      * this minute (null without a limit or before its first claim), until when it asked not to be
-     * called (epoch ms, null if never).
+     * called (epoch ms, null if never), and the answers this server had from it in the live
+     * latency window with their p50 and p95 from claim to answer (nulls without answers).
      */
     public record BackendView(String backend, @JsonbProperty("requests_per_minute") long requestsPerMinute,
             @JsonbProperty("tokens_per_minute") long tokensPerMinute,
             @JsonbProperty("requests_left") Long requestsLeft, @JsonbProperty("tokens_left") Long tokensLeft,
-            @JsonbProperty("paused_until") Long pausedUntil) {
+            @JsonbProperty("paused_until") Long pausedUntil,
+            @JsonbProperty("answers_in_window") long answersInWindow,
+            @JsonbProperty("latency_p50_ms") Long latencyP50Ms, @JsonbProperty("latency_p95_ms") Long latencyP95Ms) {
 
-        static BackendView of(BackendStates.BackendState b) {
+        static BackendView of(BackendStates.BackendState b, ModelLatencies.BackendLatency latency) {
             return new BackendView(b.backend(), b.requestsPerMinute(), b.tokensPerMinute(),
                     b.requestsPerMinute() == 0 || b.requestsLeft() == null ? null : (long) Math.floor(b.requestsLeft()),
                     b.tokensPerMinute() == 0 || b.tokensLeft() == null ? null : (long) Math.floor(b.tokensLeft()),
-                    b.pausedUntil() == 0 ? null : b.pausedUntil());
+                    b.pausedUntil() == 0 ? null : b.pausedUntil(), latency == null ? 0 : latency.answers(),
+                    latency == null ? null : latency.p50Ms(), latency == null ? null : latency.p95Ms());
+        }
+    }
+
+    /**
+     * One workload's predictive admission: its mode; jobs refused as predicted late and the money
+     * not spent on them (their estimates); money spent on answers that came after their deadline;
+     * the jobs the forecast named late (in shadow: what {@code on} would refuse), of which answered
+     * on time anyway (false refusals) and answered late, and what those late answers cost.
+     */
+    public record AdmissionView(String mode, long refused,
+            @JsonbProperty("refused_estimate") BigDecimal refusedEstimate,
+            @JsonbProperty("late_spend") BigDecimal lateSpend,
+            @JsonbProperty("predicted_late") long predictedLate,
+            @JsonbProperty("false_refusals") long falseRefusals,
+            @JsonbProperty("predicted_late_answered_late") long predictedLateAnsweredLate,
+            @JsonbProperty("predicted_late_spend") BigDecimal predictedLateSpend) {
+
+        static AdmissionView of(String mode, LedgerStats.Admission a) {
+            return new AdmissionView(mode, a.refused, a.refusedEstimate, a.lateSpend, a.predictedLate,
+                    a.predictedLateOnTime, a.predictedLateAnsweredLate, a.predictedLateSpend);
         }
     }
 
@@ -104,14 +135,14 @@ public class StatsResource {
             @JsonbProperty("estimated_avoided_exposure_by_estimate_revision")
             Map<String, BigDecimal> estimatedAvoidedExposureByEstimateRevision,
             @JsonbProperty("overdue_in_flight") long overdueInFlight, @JsonbProperty("double_claims") long doubleClaims,
-            @JsonbProperty("invariant_holds") boolean invariantHolds) {
+            @JsonbProperty("invariant_holds") boolean invariantHolds, AdmissionView admission) {
 
-        static WorkloadView of(LedgerStats.Workload w) {
+        static WorkloadView of(LedgerStats.Workload w, String admissionMode) {
             Map<String, Long> reasons = new TreeMap<>();
             w.byOutcome.forEach((o, n) -> reasons.put(o.key(), n));
             return new WorkloadView(w.accepted, w.jobs, w.terminal, w.inFlight, w.outcomes, reasons, w.inFlightByState,
                     w.attempts, w.actualSpend, w.reserved, w.avoidedExposure, w.avoidedExposureByEstimateRevision,
-                    w.overdue, w.doubleClaims, w.invariantHolds());
+                    w.overdue, w.doubleClaims, w.invariantHolds(), AdmissionView.of(admissionMode, w.admission));
         }
     }
 
@@ -161,9 +192,10 @@ public class StatsResource {
     public record Purged(int jobs, int deliveries, int quarantined) {
     }
 
-    private static Map<String, WorkloadView> view(Map<String, LedgerStats.Workload> workloads) {
+    private Map<String, WorkloadView> view(Map<String, LedgerStats.Workload> workloads) {
         Map<String, WorkloadView> all = new TreeMap<>();
-        workloads.forEach((name, w) -> all.put(name, WorkloadView.of(w)));
+        workloads.forEach((name, w) -> all.put(name, WorkloadView.of(w,
+                settings.workloadOrDefault(name).admission().name().toLowerCase(java.util.Locale.ROOT))));
         return all;
     }
 }
