@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The benchmark's model backend: an OpenAI-compatible chat-completions endpoint that answers
- * after the delay in the file given (0 = at once), with usage. It counts requests, the peak of
+ * after the delay in the file given (0 = at once; {@code LO..HI/PERIOD} = a delay that moves from
+ * LO ms up to HI ms and back every PERIOD ms, as a provider's latency drifts with its load), with usage. It counts requests, the peak of
  * requests in progress at once, requests that arrive after their job's deadline (X-Lastcall-Deadline;
  * must stay 0), and answers given before / after the deadline. POST /hold makes requests wait until
  * POST /release (an outage of the model). GET /stats → "requests peak stale useful late running";
@@ -48,7 +49,7 @@ public class Backend {
             try {
                 exchange.getRequestBody().readAllBytes();
                 hold.get().await();
-                long delay = Long.parseLong(Files.readString(delayFile).trim());
+                long delay = delay(Files.readString(delayFile).trim());
                 if (delay > 0) {
                     Thread.sleep(delay);
                 }
@@ -99,5 +100,19 @@ public class Backend {
             exchange.close();
         });
         server.start();
+    }
+
+    /** The delay the file asks for now: a number, or LO..HI/PERIOD (a triangle wave between LO and HI). */
+    static long delay(String spec) {
+        if (!spec.contains("..")) {
+            return Long.parseLong(spec);
+        }
+        String[] range = spec.split("/")[0].split("\\.\\.");
+        long lo = Long.parseLong(range[0]);
+        long hi = Long.parseLong(range[1]);
+        long period = Long.parseLong(spec.split("/")[1]);
+        double phase = (System.currentTimeMillis() % period) / (double) period;
+        double up = phase < 0.5 ? phase * 2 : 2 - phase * 2;
+        return Math.round(lo + (hi - lo) * up);
     }
 }

@@ -57,6 +57,10 @@ public class Driver {
             overload(args[6], report);
             return;
         }
+        if (args.length > 5 && args[5].equals("admission")) {
+            admission(args[6], report);
+            return;
+        }
 
         int size = envelope("size-probe", System.currentTimeMillis() + 600_000).getBytes(StandardCharsets.UTF_8).length;
         double rawPublish = rawPublish(20_000, 200, 120);
@@ -148,10 +152,15 @@ public class Driver {
     }
 
     static String envelope(String id, String workload, long expiresAt, String semantics, long minExecutionMs) {
+        return envelope(id, workload, expiresAt, semantics, minExecutionMs, "bench");
+    }
+
+    static String envelope(String id, String workload, long expiresAt, String semantics, long minExecutionMs,
+            String model) {
         return "{\"job_id\":\"" + id + "\",\"workload\":\"" + workload + "\",\"schema_version\":1,\"expires_at\":"
                 + expiresAt + ",\"deadline_semantics\":\"" + semantics + "\",\"min_execution_ms\":" + minExecutionMs
                 + ",\"subject\":\"B-" + id
-                + "\",\"source_revision\":\"r1\",\"payload\":{\"model\":\"bench\",\"max_tokens\":16,"
+                + "\",\"source_revision\":\"r1\",\"payload\":{\"model\":\"" + model + "\",\"max_tokens\":16,"
                 + "\"messages\":[{\"role\":\"user\",\"content\":\"summarize the incident\"}]}}";
     }
 
@@ -366,6 +375,124 @@ public class Driver {
                     + table + String.format(Locale.ROOT, "%nUseful completions, edf / fifo: %.2f%n",
                             stats[3] / (double) Math.max(1, fifoUseful)), java.nio.file.StandardOpenOption.APPEND);
         }
+    }
+
+    static final String[] ADMISSION_MODES = {"off", "shadow", "on"};
+
+    /**
+     * Predictive admission, once per mode (bench/run restarts the server with 20 permits and
+     * lastcall.admission.predictive set): for 120 s, 24 jobs a second (6 every 250 ms), each
+     * latest useful completion with 1.5 to 5 s to live, against a model whose latency moves from
+     * 0.5 s to 3 s and back every 60 s: about twice what 20 permits answer (20 / 1.75 s). The model
+     * name is the run's own, so the warm-up's answers are not in its latency class. Each run's
+     * figures come from /api/stats (the workload's outcomes and its admission figures) and the
+     * backend's count of answers before and after the deadline; the last run (on) writes the three
+     * side by side and the ratios into the report.
+     */
+    static void admission(String mode, Path report) throws Exception {
+        for (int b = 0; b < 2; b++) {
+            postBatch(500, 600_000); // warm-up: the server was just restarted
+        }
+        awaitIdle();
+        Files.writeString(delayFile, "500..3000/60000");
+        backend("/reset");
+        String before = workloadJson("incident-summary");
+        java.util.Random random = new java.util.Random(7);
+        long start = System.currentTimeMillis();
+        int sent = 0;
+        for (long tick = start; tick < start + 120_000; tick += 250) {
+            Thread.sleep(Math.max(0, tick - System.currentTimeMillis()));
+            List<String> batch = new ArrayList<>();
+            for (int k = 0; k < 6; k++) {
+                batch.add(envelope(id(), "incident-summary", System.currentTimeMillis() + 1_500 + random.nextInt(3_500),
+                        "LATEST_USEFUL_COMPLETION", 100, "bench-moving"));
+            }
+            send("/api/jobs/batch", "{\"jobs\":[" + String.join(",", batch) + "]}");
+            sent += batch.size();
+        }
+        long giveUp = System.currentTimeMillis() + 90_000;
+        while (number(workloadJson("incident-summary"), "terminal") < number(before, "terminal") + sent
+                && System.currentTimeMillis() < giveUp) {
+            Thread.sleep(500);
+        }
+        long[] answers = backendStats();
+        Files.writeString(delayFile, "0");
+        String after = workloadJson("incident-summary");
+        String[] keys = {"\"COMPLETED/ON_TIME\"", "\"COMPLETED/LATE\"", "late_spend", "refused", "refused_estimate",
+            "predicted_late", "false_refusals", "predicted_late_answered_late", "predicted_late_spend"};
+        StringBuilder figures = new StringBuilder(sent + " " + answers[3] + " " + answers[4]);
+        for (String key : keys) {
+            figures.append(' ').append(String.format(Locale.ROOT, "%.6f", number(after, key) - number(before, key)));
+        }
+        Files.writeString(Path.of("bench/target/admission-" + mode + ".txt"), figures.toString());
+        if (mode.equals("on")) {
+            writeAdmission(report);
+        }
+    }
+
+    /** The three admission runs side by side, and the ratios the issue asks for, in place of the report's old section. */
+    static void writeAdmission(Path report) throws Exception {
+        double[][] runs = new double[3][];
+        for (int i = 0; i < 3; i++) {
+            String[] f = Files.readString(Path.of("bench/target/admission-" + ADMISSION_MODES[i] + ".txt")).trim()
+                    .split(" ");
+            runs[i] = java.util.Arrays.stream(f).mapToDouble(Double::parseDouble).toArray();
+        }
+        StringBuilder s = new StringBuilder("\n## Predictive admission\n\n"
+                + "Once per `lastcall.admission.predictive` mode, on a server restarted with 20 permits: for 120 s, 24"
+                + " jobs a second, each latest useful completion with 1.5 to 5 s to live (100 ms minimum execution),"
+                + " against a model whose latency moves from 0.5 s to 3 s and back every 60 s - about twice what the"
+                + " permits answer. Money is the jobs' actual spend (`late_spend`: spend on answers that came after"
+                + " the deadline) and, for refusals, their estimates.\n\n"
+                + "| mode | jobs | answered on time (model's count / ledger) | answered late (model / ledger) |"
+                + " spent on late answers | refused as predicted late | their estimates (not spent) |"
+                + " forecast late | of which on time (false refusals) | of which late |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|\n");
+        for (int i = 0; i < 3; i++) {
+            double[] r = runs[i];
+            s.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f / %.0f | %.0f / %.0f | %.6f | %.0f | %.6f | %.0f | %.0f | %.0f |%n",
+                    ADMISSION_MODES[i], r[0], r[1], r[3], r[2], r[4], r[5], r[6], r[7], r[8], r[9], r[10]));
+        }
+        double[] off = runs[0];
+        double[] shadow = runs[1];
+        double[] on = runs[2];
+        s.append(String.format(Locale.ROOT, "%nSpend on late answers, on against off: %.2f (a fall of %.0f %%)."
+                        + " Answers on time, on against off: %.2f. False refusals in shadow: %.0f of %.0f forecast late"
+                        + " (%.1f %%), %.1f %% of its jobs.%n",
+                on[5] / Math.max(1e-9, off[5]), 100 * (1 - on[5] / Math.max(1e-9, off[5])), on[3] / Math.max(1, off[3]),
+                shadow[9], shadow[8], 100 * shadow[9] / Math.max(1, shadow[8]), 100 * shadow[9] / Math.max(1, shadow[0])));
+        String text = Files.exists(report) ? Files.readString(report) : "";
+        int at = text.indexOf("\n## Predictive admission\n");
+        if (at >= 0) {
+            int next = text.indexOf("\n## ", at + 5);
+            text = text.substring(0, at) + (next >= 0 ? text.substring(next) : "");
+        }
+        Files.writeString(report, text + s);
+    }
+
+    /** One workload's object in /api/stats (to its closing brace; no string in it holds a brace). */
+    static String workloadJson(String workload) throws Exception {
+        String stats = get("/api/stats");
+        int at = stats.indexOf("\"" + workload + "\":{");
+        if (at < 0) {
+            return "";
+        }
+        int depth = 0;
+        for (int i = stats.indexOf('{', at); i < stats.length(); i++) {
+            depth += stats.charAt(i) == '{' ? 1 : stats.charAt(i) == '}' ? -1 : 0;
+            if (depth == 0) {
+                return stats.substring(at, i + 1);
+            }
+        }
+        return stats.substring(at);
+    }
+
+    /** A number in such an object (0 when absent); {@code key} is the member's name, or it quoted when it has a slash. */
+    static double number(String json, String key) {
+        String name = key.startsWith("\"") ? key : "\"" + key + "\"";
+        // JSON-B writes a slash in a key as \/
+        Matcher m = Pattern.compile(Pattern.quote(name).replace("/", "\\E\\\\?/\\Q") + ":(-?[0-9.Ee+-]+)").matcher(json);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
     static void backend(String path) throws Exception {

@@ -154,7 +154,8 @@
       const paused = b.paused_until && b.paused_until > Date.now() ? new Date(b.paused_until).toLocaleTimeString() : '–';
       const ms = (n) => (n === undefined || n === null ? '–' : n + ' ms');
       [b.backend, limit(b.requests_per_minute), left(b.requests_left), limit(b.tokens_per_minute),
-        left(b.tokens_left), paused, b.answers_in_window, ms(b.latency_p50_ms), ms(b.latency_p95_ms)]
+        left(b.tokens_left), paused, b.answers_in_window, ms(b.latency_p50_ms), ms(b.latency_p95_ms),
+        b.too_many_requests]
         .forEach((v) => tr.appendChild(el('td', v)));
       backends.appendChild(tr);
     });

@@ -238,6 +238,9 @@ public class Worker {
         if (result.kind() == ModelResult.Kind.COMPLETED) {
             latencies.record(gate.latencyClass(), clock.millis() - gate.checkedAt());
         }
+        if (result.httpStatus() != null && result.httpStatus() == 429) {
+            metrics.tooManyRequests(backend.key());
+        }
         settle(gate, result, checkToLastByteMs, policy, backend, uncertainty);
     }
 

@@ -1,5 +1,6 @@
 package io.lastcall.metrics;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,6 +40,20 @@ public class LastcallMetrics {
     public void checkToLastByte(String workload, long nanos) {
         checkToLastByte.record(workload, nanos);
     }
+
+    /** A model backend answered 429 Too Many Requests to this server. */
+    public void tooManyRequests(String backend) {
+        Counter.builder(TOO_MANY_REQUESTS).description("429 answers from the model backend to this server")
+                .tag("backend", backend).register(registry).increment();
+    }
+
+    /** The 429s this server had from the backend since it started. */
+    public long tooManyRequestsFrom(String backend) {
+        Counter counter = registry.find(TOO_MANY_REQUESTS).tag("backend", backend).counter();
+        return counter == null ? 0 : (long) counter.count();
+    }
+
+    private static final String TOO_MANY_REQUESTS = "lastcall.backend.too.many.requests";
 
     /** The registry, for what is read at scrape time. */
     public PrometheusMeterRegistry registry() {

@@ -1,5 +1,6 @@
 package io.lastcall.metrics;
 
+import java.util.OptionalLong;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -49,6 +50,26 @@ public final class LiveLatency {
         return sum(now).getValueAtPercentile(percentile);
     }
 
+    /**
+     * The {@code percentile} (0–100) of the newest answers, in ms: those of the newest slices of
+     * the window that together hold at least {@code answers}; empty when the whole window holds
+     * fewer. A busy class is judged on its last second or two, so the figure follows a model whose
+     * latency drifts; a quiet one on as much of the window as it takes.
+     */
+    public synchronized OptionalLong recentPercentile(long now, double percentile, long answers) {
+        window.reset();
+        long newest = Math.floorDiv(now, sliceMs) * sliceMs;
+        for (int k = 0; k < slices.length && window.getTotalCount() < answers; k++) {
+            long start = newest - k * sliceMs;
+            int i = index(start);
+            if (sliceStarts[i] == start) {
+                window.add(slices[i]);
+            }
+        }
+        return window.getTotalCount() < Math.max(1, answers) ? OptionalLong.empty()
+                : OptionalLong.of(window.getValueAtPercentile(percentile));
+    }
+
     /** Adds the window that ends at {@code now} to {@code into} (to sum several classes). */
     public synchronized void addTo(long now, Histogram into) {
         into.add(sum(now));
@@ -73,9 +94,13 @@ public final class LiveLatency {
         return sliceStart != Long.MIN_VALUE && sliceStart <= now && sliceStart > now - windowMs;
     }
 
+    private int index(long sliceStart) {
+        return (int) Math.floorMod(Math.floorDiv(sliceStart, sliceMs), (long) slices.length);
+    }
+
     private Histogram slice(long now) {
         long start = Math.floorDiv(now, sliceMs) * sliceMs;
-        int i = (int) Math.floorMod(Math.floorDiv(now, sliceMs), (long) slices.length);
+        int i = index(start);
         if (sliceStarts[i] != start) {
             slices[i].reset();
             sliceStarts[i] = start;

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.logging.Logger;
 import org.HdrHistogram.Histogram;
 
 /**
@@ -24,10 +26,20 @@ import org.HdrHistogram.Histogram;
 @ApplicationScoped
 public class ModelLatencies {
 
-    /** The window in six slices: one slice at a time ages out. */
-    private static final int SLICES = 6;
+    /** The window in ten slices: one slice at a time ages out, and a busy class is judged on its newest ones. */
+    private static final int SLICES = 10;
+
+    /**
+     * Classes kept at once (about 190 KB each): model names come from submitters. Past it, classes
+     * with no answer in their window make room; if none has, a new class is not tracked (and not
+     * forecast: its jobs are admitted).
+     */
+    static final int MAX_CLASSES = 200;
+
+    private static final Logger LOG = Logger.getLogger(ModelLatencies.class.getName());
 
     private final Map<LatencyClass, LiveLatency> classes = new ConcurrentHashMap<>();
+    private final AtomicBoolean fullLogged = new AtomicBoolean();
 
     @Inject
     Settings settings;
@@ -44,18 +56,33 @@ public class ModelLatencies {
 
     /** Records one answered call of this class that took {@code latencyMs} from claim to answer. */
     public void record(LatencyClass latencyClass, long latencyMs) {
-        classes.computeIfAbsent(latencyClass, c -> new LiveLatency(dispatch.admissionWindowMs(), SLICES))
-                .record(clock.millis(), latencyMs);
+        long now = clock.millis();
+        LiveLatency live = classes.get(latencyClass);
+        if (live == null) {
+            if (classes.size() >= MAX_CLASSES) {
+                classes.values().removeIf(l -> l.count(now) == 0);
+            }
+            if (classes.size() >= MAX_CLASSES) {
+                if (fullLogged.compareAndSet(false, true)) {
+                    LOG.warning("The model's live latency is kept for " + MAX_CLASSES + " backend/model/length classes at"
+                            + " most, and all of them answered in the last " + dispatch.admissionWindowMs() + " ms: "
+                            + latencyClass + " and other new ones get no forecast (their jobs are admitted)");
+                }
+                return;
+            }
+            live = classes.computeIfAbsent(latencyClass, c -> new LiveLatency(dispatch.admissionWindowMs(), SLICES));
+        }
+        live.record(now, latencyMs);
     }
 
-    /** The class's live p95 in ms, or empty while its window holds fewer answers than the minimum. */
+    /**
+     * The class's live p95 in ms, over its newest answers (the newest slices holding at least
+     * {@code lastcall.admission.min-samples} of them), or empty while its window holds fewer.
+     */
     public OptionalLong p95(LatencyClass latencyClass) {
         LiveLatency live = classes.get(latencyClass);
-        long now = clock.millis();
-        if (live == null || live.count(now) < dispatch.admissionMinSamples()) {
-            return OptionalLong.empty();
-        }
-        return OptionalLong.of(live.percentile(now, 95));
+        return live == null ? OptionalLong.empty()
+                : live.recentPercentile(clock.millis(), 95, dispatch.admissionMinSamples());
     }
 
     /** One backend's answers in the window, every model and length together. */

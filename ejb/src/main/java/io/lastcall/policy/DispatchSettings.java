@@ -40,7 +40,7 @@ public final class DispatchSettings {
      * enough to follow the model when it slows down, long enough to hold the minimum of answers.
      */
     public long admissionWindowMs() {
-        return Math.max(1_000, config.number("lastcall.admission.window-ms", 30_000));
+        return Math.max(1_000, config.number("lastcall.admission.window-ms", 10_000));
     }
 
     /** Answers of a latency class the window must hold before predictive admission trusts its p95 ({@code lastcall.admission.min-samples}). */

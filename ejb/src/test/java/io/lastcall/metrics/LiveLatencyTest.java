@@ -31,6 +31,24 @@ class LiveLatencyTest {
     }
 
     @Test
+    void theRecentPercentileIsJudgedOnTheNewestSlicesThatHoldEnoughAnswers() {
+        LiveLatency live = new LiveLatency(10_000, 10);
+        long t = 1_000_000;
+        for (int i = 0; i < 60; i++) {
+            live.record(t + i * 100, 3_000); // 6 s of slow answers
+        }
+        for (int i = 0; i < 30; i++) {
+            live.record(t + 6_000 + i * 100, 500); // then 3 s of fast ones
+        }
+        long now = t + 8_999;
+        assertEquals(3_000, live.percentile(now, 95), 30, "the whole window still holds the slow ones");
+        assertEquals(500, live.recentPercentile(now, 95, 20).orElseThrow(), 5, "the newest 20 or more are fast");
+        assertEquals(3_000, live.recentPercentile(now, 95, 50).orElseThrow(), 30, "50 reach back into the slow ones");
+        assertTrue(live.recentPercentile(now, 95, 91).isEmpty(), "the window holds 90");
+        assertTrue(new LiveLatency(10_000, 10).recentPercentile(now, 95, 1).isEmpty());
+    }
+
+    @Test
     void anEmptyWindowCountsNothing() {
         LiveLatency live = new LiveLatency(30_000, 6);
         live.record(0, 700);

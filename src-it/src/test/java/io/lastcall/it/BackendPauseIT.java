@@ -35,6 +35,7 @@ class BackendPauseIT extends SpyBackedDeployment {
     void noRequestDuringAnAnnouncedPauseAndTheJobsThatCanWaitComplete() throws IOException {
         Files.deleteIfExists(Gateway.paced());
         long logFrom = Files.exists(Gateway.pacedLog()) ? Files.readAllLines(Gateway.pacedLog()).size() : 0;
+        long countedBefore = tooManyRequests();
         Files.createFile(Gateway.paced());
         long stormEnds = System.currentTimeMillis() + 20_000;
         List<String> patient = new ArrayList<>();
@@ -88,6 +89,15 @@ class BackendPauseIT extends SpyBackedDeployment {
         System.out.println("BackendPauseIT: " + log.size() + " requests, " + refused.size() + " answered 429, "
                 + inGrace + " within " + RECORDING_GRACE_MS + " ms of a 429 (handed off before the pause was recorded)");
         assertEquals(List.of(), duringAPause, "no request during an announced pause");
+        assertEquals(refused.size(), tooManyRequests() - countedBefore,
+                "the server counted each 429 nginx answered (/api/stats, backends)");
+    }
+
+    /** The 429s this server counted from it-paced's backend. */
+    private static long tooManyRequests() {
+        return Api.get("/api/stats").json().asJsonObject().getJsonArray("backends").getValuesAs(JsonObject.class)
+                .stream().filter(b -> b.getString("backend").equals("http://127.0.0.1:14898/v1")).findFirst()
+                .orElseThrow().getJsonNumber("too_many_requests").longValue();
     }
 
     private static Logged parse(String line) {

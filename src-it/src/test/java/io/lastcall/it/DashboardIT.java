@@ -48,6 +48,16 @@ class DashboardIT extends SpyBackedDeployment {
                     .findElements(By.cssSelector("#backends-body tr[data-backend='http://127.0.0.1:14888/v1']")).stream()
                     .findFirst().orElse(null));
             assertEquals("60", limited.findElements(By.tagName("td")).get(1).getText(), limited.getText());
+            // the default backend answered the holders: this server's p50 and p95 of them, in ms
+            assertTrue(Browser.await(browser, "a backend with answers and their latency", d -> d
+                    .findElements(By.cssSelector("#backends-body tr")).stream()
+                    .filter(tr -> tr.findElements(By.tagName("td")).get(8).getText().endsWith(" ms"))
+                    .findFirst().orElse(null)).isDisplayed());
+            // predictive admission per workload: the test domain runs incident-summary in shadow
+            WebElement admission = Browser.await(browser, "incident-summary's predictive admission", d -> d
+                    .findElements(By.cssSelector("#admission-body tr[data-admission='incident-summary']")).stream()
+                    .findFirst().orElse(null));
+            assertEquals("shadow", admission.findElements(By.tagName("td")).get(1).getText(), admission.getText());
             Browser.screenshot(browser, "dashboard-viewer");
 
             browser.findElement(By.id("logout")).click();

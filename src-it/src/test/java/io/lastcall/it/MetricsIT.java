@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lastcall.it.PrometheusText.Sample;
+import jakarta.json.JsonObject;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -86,6 +87,22 @@ class MetricsIT extends SpyBackedDeployment {
         assertTrue(samples.stream().noneMatch(s -> s.name().equals("lastcall_backend_tokens_left")
                 && s.labels().equals(limited)), "no tokens left where no token limit is declared");
         assertEquals("gauge", family(samples, "lastcall_backend_paused_until_seconds").type());
+        // the holders' answers are in this server's live latency window (with whatever else it answered in it)
+        assertTrue(value(samples, "lastcall_backend_latency_p95_seconds", Map.of()) > 0,
+                "the holders' latency: " + value(samples, "lastcall_backend_latency_p95_seconds", Map.of()));
+        assertEquals("gauge", family(samples, "lastcall_backend_latency_p50_seconds").type());
+        // predictive admission, as /api/stats counts it
+        JsonObject admission = Api.get("/api/stats").json().asJsonObject().getJsonObject("workloads")
+                .getJsonObject("incident-summary").getJsonObject("admission");
+        assertEquals(admission.getJsonNumber("predicted_late").doubleValue(),
+                value(samples, "lastcall_admission_predicted_late_total", summary));
+        assertEquals(admission.getJsonNumber("false_refusals").doubleValue(),
+                value(samples, "lastcall_admission_false_refusals_total", summary));
+        assertEquals(admission.getJsonNumber("late_spend").doubleValue(),
+                value(samples, "lastcall_late_spend_total", summary), 1e-9);
+        for (String counter : List.of("lastcall_admission_refused_total", "lastcall_admission_refused_estimate_total")) {
+            assertTrue(samples.stream().anyMatch(s -> s.name().equals(counter) && s.labels().equals(summary)), counter);
+        }
 
         Set<String> labels = samples.stream().filter(s -> s.name().startsWith("lastcall_"))
                 .flatMap(s -> s.labels().keySet().stream()).collect(Collectors.toSet());

@@ -4,6 +4,7 @@ import io.lastcall.broker.QueueDepths;
 import io.lastcall.ledger.LedgerQueries;
 import io.lastcall.ledger.BackendStates;
 import io.lastcall.ledger.LedgerStats;
+import io.lastcall.metrics.LastcallMetrics;
 import io.lastcall.metrics.ModelLatencies;
 import io.lastcall.policy.Settings;
 import io.lastcall.reconcile.Reconciler;
@@ -65,6 +66,9 @@ public class StatsResource {
     ModelLatencies latencies;
 
     @Inject
+    LastcallMetrics metrics;
+
+    @Inject
     Clock clock;
 
     @GET
@@ -76,7 +80,7 @@ public class StatsResource {
         latencies.byBackend().forEach(l -> latency.put(l.backend(), l));
         return new Stats(view(stats.byWorkload(now)), queueDepths.read(), backendStates.read(now,
                 settings.workloads().stream().map(settings::backend).toList()).stream()
-                .map(b -> BackendView.of(b, latency.get(b.backend()))).toList());
+                .map(b -> BackendView.of(b, latency.get(b.backend()), metrics.tooManyRequestsFrom(b.backend()))).toList());
     }
 
     /** Each workload's figures, the queues' depths in RabbitMQ, and what the fleet knows of each model backend. */
@@ -88,21 +92,23 @@ public class StatsResource {
      * One model backend: its declared per-minute limits (0: none), what the fleet may still send
      * this minute (null without a limit or before its first claim), until when it asked not to be
      * called (epoch ms, null if never), and the answers this server had from it in the live
-     * latency window with their p50 and p95 from claim to answer (nulls without answers).
+     * latency window with their p50 and p95 from claim to answer (nulls without answers), and the
+     * 429s it had from it since it started.
      */
     public record BackendView(String backend, @JsonbProperty("requests_per_minute") long requestsPerMinute,
             @JsonbProperty("tokens_per_minute") long tokensPerMinute,
             @JsonbProperty("requests_left") Long requestsLeft, @JsonbProperty("tokens_left") Long tokensLeft,
             @JsonbProperty("paused_until") Long pausedUntil,
             @JsonbProperty("answers_in_window") long answersInWindow,
-            @JsonbProperty("latency_p50_ms") Long latencyP50Ms, @JsonbProperty("latency_p95_ms") Long latencyP95Ms) {
+            @JsonbProperty("latency_p50_ms") Long latencyP50Ms, @JsonbProperty("latency_p95_ms") Long latencyP95Ms,
+            @JsonbProperty("too_many_requests") long tooManyRequests) {
 
-        static BackendView of(BackendStates.BackendState b, ModelLatencies.BackendLatency latency) {
+        static BackendView of(BackendStates.BackendState b, ModelLatencies.BackendLatency latency, long tooManyRequests) {
             return new BackendView(b.backend(), b.requestsPerMinute(), b.tokensPerMinute(),
                     b.requestsPerMinute() == 0 || b.requestsLeft() == null ? null : (long) Math.floor(b.requestsLeft()),
                     b.tokensPerMinute() == 0 || b.tokensLeft() == null ? null : (long) Math.floor(b.tokensLeft()),
                     b.pausedUntil() == 0 ? null : b.pausedUntil(), latency == null ? 0 : latency.answers(),
-                    latency == null ? null : latency.p50Ms(), latency == null ? null : latency.p95Ms());
+                    latency == null ? null : latency.p50Ms(), latency == null ? null : latency.p95Ms(), tooManyRequests);
         }
     }
 
