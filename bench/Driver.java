@@ -334,12 +334,7 @@ public class Driver {
      * appends both and their ratio to the report.
      */
     static void overload(String order, Path report) throws Exception {
-        for (int b = 0; b < 4; b++) {
-            postBatch(500, 600_000); // warm-up: the server was just restarted
-        }
-        awaitIdle();
-        Files.writeString(delayFile, "500");
-        backend("/reset");
+        warmUpThenDelay(4, "500");
         java.util.Random random = new java.util.Random(42);
         List<String> envelopes = new ArrayList<>();
         long now = System.currentTimeMillis();
@@ -390,12 +385,7 @@ public class Driver {
      * side by side and the ratios into the report.
      */
     static void admission(String mode, Path report) throws Exception {
-        for (int b = 0; b < 2; b++) {
-            postBatch(500, 600_000); // warm-up: the server was just restarted
-        }
-        awaitIdle();
-        Files.writeString(delayFile, "500..3000/60000");
-        backend("/reset");
+        warmUpThenDelay(2, "500..3000/60000");
         String before = workloadJson("incident-summary");
         java.util.Random random = new java.util.Random(7);
         long start = System.currentTimeMillis();
@@ -493,6 +483,16 @@ public class Driver {
         // JSON-B writes a slash in a key as \/
         Matcher m = Pattern.compile(Pattern.quote(name).replace("/", "\\E\\\\?/\\Q") + ":(-?[0-9.Ee+-]+)").matcher(json);
         return m.find() ? Double.parseDouble(m.group(1)) : 0;
+    }
+
+    /** Batches of 500 zero-latency jobs (the server was just restarted), then the backend's delay and fresh counters. */
+    static void warmUpThenDelay(int batches, String delay) throws Exception {
+        for (int b = 0; b < batches; b++) {
+            postBatch(500, 600_000);
+        }
+        awaitIdle();
+        Files.writeString(delayFile, delay);
+        backend("/reset");
     }
 
     static void backend(String path) throws Exception {
