@@ -428,8 +428,9 @@ public class Driver {
                     .split(" ");
             runs[i] = java.util.Arrays.stream(f).mapToDouble(Double::parseDouble).toArray();
         }
-        StringBuilder s = new StringBuilder("\n## Predictive admission\n\n"
-                + "Once per `lastcall.admission.predictive` mode, on a server restarted with 20 permits: for 120 s, 24"
+        StringBuilder s = new StringBuilder("\n## Predictive admission\n\n" + LocalDate.now()
+                + ", `./bench/run admission` (this section only; the sections above may be from an earlier run)."
+                + " Once per `lastcall.admission.predictive` mode, on a server restarted with 20 permits: for 120 s, 24"
                 + " jobs a second, each latest useful completion with 1.5 to 5 s to live (100 ms minimum execution),"
                 + " against a model whose latency moves from 0.5 s to 3 s and back every 60 s - about twice what the"
                 + " permits answer. Money is the jobs' actual spend (`late_spend`: spend on answers that came after"
