@@ -151,7 +151,9 @@ public class LedgerStats {
                 .setLockMode(lock).getResultList()) {
             result.computeIfAbsent(counter.getWorkload(), k -> new Workload()).accepted = counter.getAccepted();
         }
-        for (Object[] row : live("select j.workload, j.state, j.reason, count(j) from Job j where " + LIVE_JOB
+        // with each ended group's estimates and forecast-late jobs, for the predictive admission figures
+        for (Object[] row : live("select j.workload, j.state, j.reason, count(j), coalesce(sum(j.estimate), 0),"
+                + " sum(case when j.predictedAnswerAt > j.expiresAt then 1 else 0 end) from Job j where " + LIVE_JOB
                 + " group by j.workload, j.state, j.reason", rolledUpTo)) {
             Workload w = result.computeIfAbsent((String) row[0], k -> new Workload());
             JobState state = (JobState) row[1];
@@ -160,7 +162,11 @@ public class LedgerStats {
             if (state.isTerminal()) {
                 w.terminal += count;
                 w.outcomes.merge(state.name(), count, Long::sum);
-                Outcome.of(state, (String) row[2]).ifPresent(o -> w.byOutcome.merge(o, count, Long::sum));
+                Outcome.of(state, (String) row[2]).ifPresent(o -> {
+                    w.byOutcome.merge(o, count, Long::sum);
+                    w.admission.add(o, count, (BigDecimal) row[4], BigDecimal.ZERO, ((Number) row[5]).longValue(),
+                            BigDecimal.ZERO);
+                });
             } else {
                 w.inFlight += count;
                 w.inFlightByState.merge(state.name(), count, Long::sum);
@@ -196,7 +202,7 @@ public class LedgerStats {
                 + " group by a.workload, a.jobId, a.generation having count(a) > 1", rolledUpTo)) {
             result.computeIfAbsent((String) row[0], k -> new Workload()).doubleClaims++;
         }
-        admission(result, rolledUpTo);
+        lateSpend(result, rolledUpTo);
         for (EndedTotals ended : em.createQuery("select t from EndedTotals t", EndedTotals.class).getResultList()) {
             result.computeIfAbsent(ended.getWorkload(), k -> new Workload()).addEnded(ended);
         }
@@ -204,31 +210,18 @@ public class LedgerStats {
     }
 
     /**
-     * The predictive admission figures of the jobs that ended after the mark (the rolled-up ones
-     * come with the ended totals): refused and late jobs and those the forecast named late, then
-     * what the late answers cost.
+     * What the late answers of the jobs that ended after the mark cost, and those of them the
+     * forecast named late (the rolled-up ones come with the ended totals).
      */
-    private void admission(Map<String, Workload> result, long rolledUpTo) {
-        for (Object[] row : endedAfterMark("select j.workload, j.state, j.reason, count(j), coalesce(sum(j.estimate), 0),"
-                + " sum(case when j.predictedAnswerAt > j.expiresAt then 1 else 0 end) from Job j where j.finishedAt > :rolledUpTo"
-                + " and (j.predictedAnswerAt > j.expiresAt or j.reason in ('PREDICTED_LATE', 'LATE'))"
-                + " group by j.workload, j.state, j.reason", rolledUpTo)) {
-            Outcome.of((JobState) row[1], (String) row[2]).ifPresent(o -> admissionOf(result, row[0]).add(o,
-                    ((Number) row[3]).longValue(), (BigDecimal) row[4], BigDecimal.ZERO, ((Number) row[5]).longValue(),
-                    BigDecimal.ZERO));
-        }
+    private void lateSpend(Map<String, Workload> result, long rolledUpTo) {
         for (Object[] row : endedAfterMark("select a.workload, coalesce(sum(a.cost), 0),"
                 + " coalesce(sum(case when j.predictedAnswerAt > j.expiresAt then a.cost else 0 end), 0)"
                 + " from Attempt a, Job j where a.jobId = j.jobId and j.finishedAt > :rolledUpTo"
                 + " and j.state = io.lastcall.job.JobState.COMPLETED and j.reason = 'LATE' group by a.workload",
                 rolledUpTo)) {
-            admissionOf(result, row[0]).add(Outcome.COMPLETED_LATE, 0, BigDecimal.ZERO, (BigDecimal) row[1], 0,
+            result.computeIfAbsent((String) row[0], k -> new Workload()).admission.add(Outcome.COMPLETED_LATE, 0, BigDecimal.ZERO, (BigDecimal) row[1], 0,
                     (BigDecimal) row[2]);
         }
-    }
-
-    private static Admission admissionOf(Map<String, Workload> result, Object workload) {
-        return result.computeIfAbsent((String) workload, k -> new Workload()).admission;
     }
 
     /**

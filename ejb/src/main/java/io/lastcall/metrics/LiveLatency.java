@@ -15,7 +15,6 @@ public final class LiveLatency {
     static final long HIGHEST_MS = 3_600_000;
     private static final int DIGITS = 2;
 
-    private final long windowMs;
     private final long sliceMs;
     private final Histogram[] slices;
     private final long[] sliceStarts;
@@ -26,7 +25,6 @@ public final class LiveLatency {
             throw new IllegalArgumentException("a window of " + windowMs + " ms cannot have " + sliceCount + " slices");
         }
         this.sliceMs = windowMs / sliceCount;
-        this.windowMs = sliceMs * sliceCount;
         this.slices = new Histogram[sliceCount];
         this.sliceStarts = new long[sliceCount];
         for (int i = 0; i < sliceCount; i++) {
@@ -57,17 +55,9 @@ public final class LiveLatency {
      * latency drifts; a quiet one on as much of the window as it takes.
      */
     public synchronized OptionalLong recentPercentile(long now, double percentile, long answers) {
-        window.reset();
-        long newest = Math.floorDiv(now, sliceMs) * sliceMs;
-        for (int k = 0; k < slices.length && window.getTotalCount() < answers; k++) {
-            long start = newest - k * sliceMs;
-            int i = index(start);
-            if (sliceStarts[i] == start) {
-                window.add(slices[i]);
-            }
-        }
-        return window.getTotalCount() < Math.max(1, answers) ? OptionalLong.empty()
-                : OptionalLong.of(window.getValueAtPercentile(percentile));
+        Histogram recent = newest(now, answers);
+        return recent.getTotalCount() < Math.max(1, answers) ? OptionalLong.empty()
+                : OptionalLong.of(recent.getValueAtPercentile(percentile));
     }
 
     /** Adds the window that ends at {@code now} to {@code into} (to sum several classes). */
@@ -80,18 +70,26 @@ public final class LiveLatency {
         return new Histogram(HIGHEST_MS, DIGITS);
     }
 
+    /** The whole window that ends at {@code now}. */
     private Histogram sum(long now) {
+        return newest(now, Long.MAX_VALUE);
+    }
+
+    /**
+     * The newest slices of the window that ends at {@code now}, newest first, until they hold at
+     * least {@code answers} (or the window ends), summed into {@link #window}.
+     */
+    private Histogram newest(long now, long answers) {
         window.reset();
-        for (int i = 0; i < slices.length; i++) {
-            if (inWindow(sliceStarts[i], now)) {
+        long newest = Math.floorDiv(now, sliceMs) * sliceMs;
+        for (int k = 0; k < slices.length && window.getTotalCount() < answers; k++) {
+            long start = newest - k * sliceMs;
+            int i = index(start);
+            if (sliceStarts[i] == start) {
                 window.add(slices[i]);
             }
         }
         return window;
-    }
-
-    private boolean inWindow(long sliceStart, long now) {
-        return sliceStart != Long.MIN_VALUE && sliceStart <= now && sliceStart > now - windowMs;
     }
 
     private int index(long sliceStart) {

@@ -6,7 +6,6 @@ import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.TreeMap;
@@ -89,14 +88,18 @@ public class ModelLatencies {
     public record BackendLatency(String backend, long answers, long p50Ms, long p95Ms) {
     }
 
-    /** Each backend that answered in the window, by key. */
-    public List<BackendLatency> byBackend() {
+    /** Each backend that answered in the window, by its key. */
+    public Map<String, BackendLatency> byBackend() {
         long now = clock.millis();
         Map<String, Histogram> sums = new TreeMap<>();
         classes.forEach((c, live) -> live.addTo(now, sums.computeIfAbsent(c.backend(), b -> LiveLatency.emptyHistogram())));
-        return sums.entrySet().stream().filter(e -> e.getValue().getTotalCount() > 0)
-                .map(e -> new BackendLatency(e.getKey(), e.getValue().getTotalCount(),
-                        e.getValue().getValueAtPercentile(50), e.getValue().getValueAtPercentile(95)))
-                .toList();
+        Map<String, BackendLatency> answered = new TreeMap<>();
+        sums.forEach((backend, h) -> {
+            if (h.getTotalCount() > 0) {
+                answered.put(backend, new BackendLatency(backend, h.getTotalCount(), h.getValueAtPercentile(50),
+                        h.getValueAtPercentile(95)));
+            }
+        });
+        return answered;
     }
 }

@@ -158,6 +158,11 @@ public class Settings {
                 reader.number(prefix + "tokens-per-minute", 0));
     }
 
+    /** The backends of the configured workloads (one per workload; workloads sharing one repeat it). */
+    public java.util.List<Backend> backends() {
+        return workloads().stream().map(this::backend).toList();
+    }
+
     /**
      * Whether every delivery from a work queue gets a delivery-log row ({@code lastcall.worker.delivery-log},
      * true): the log shows redeliveries and what each message carried; without it a job costs one

@@ -75,7 +75,7 @@ public class MetricsPage {
         ledger = stats.byWorkload(clock.millis());
         depths = queueDepths.read().stream().collect(java.util.stream.Collectors.toMap(QueueDepths.Depth::queue,
                 d -> d));
-        backends = backendStates.read(clock.millis(), settings.workloads().stream().map(settings::backend).toList())
+        backends = backendStates.read(clock.millis(), settings.backends())
                 .stream().collect(java.util.stream.Collectors.toMap(BackendStates.BackendState::backend, b -> b));
         registerAll();
         return registry.scrape();
@@ -151,8 +151,7 @@ public class MetricsPage {
                         b -> b.tokensLeft() == null ? 0 : b.tokensLeft()));
             }
         });
-        latencies = latencyReader.byBackend().stream().collect(java.util.stream.Collectors.toMap(
-                ModelLatencies.BackendLatency::backend, l -> l));
+        latencies = latencyReader.byBackend();
         latencies.keySet().forEach(key -> once("backend latency " + key, () -> {
             latencyGauge("lastcall.backend.latency.p50.seconds", "p50 from claim to a 2xx answer, this server's"
                     + " answers in the live latency window", key, ModelLatencies.BackendLatency::p50Ms);

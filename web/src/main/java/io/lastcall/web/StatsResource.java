@@ -76,10 +76,9 @@ public class StatsResource {
     @SecurityRequirement(name = Roles.SCHEME, scopes = {Roles.VIEWER, Roles.OPERATOR})
     public Stats stats() {
         long now = clock.millis();
-        Map<String, ModelLatencies.BackendLatency> latency = new TreeMap<>();
-        latencies.byBackend().forEach(l -> latency.put(l.backend(), l));
+        Map<String, ModelLatencies.BackendLatency> latency = latencies.byBackend();
         return new Stats(view(stats.byWorkload(now)), queueDepths.read(), backendStates.read(now,
-                settings.workloads().stream().map(settings::backend).toList()).stream()
+                settings.backends()).stream()
                 .map(b -> BackendView.of(b, latency.get(b.backend()), metrics.tooManyRequestsFrom(b.backend()))).toList());
     }
 
