@@ -326,50 +326,91 @@ public class Driver {
         return new double[] {rate, backendStats()[2]};
     }
 
+    /** The dispatch orders the overload bursts compare, in the order bench/run runs them. */
+    static final String[] ORDERS = {"fifo", "edf-narrow", "edf"};
+
     /**
-     * EDF against FIFO (run once per order, on a server restarted with 20 permits): a burst of
-     * 400 jobs, 200 with 6 s and 200 with 30 s to their latest useful completion, shuffled,
-     * against a 500 ms model - about twice what the permits can finish before the short deadlines. Useful
-     * completions are answers the model gave before the job's deadline. The EDF run (second)
-     * appends both and their ratio to the report.
+     * Dispatch order under overload (run once per order, on a server restarted with 20 permits,
+     * 16 consumers of prefetch 64): two bursts against a 500 ms model (20 permits answer 40 jobs
+     * a second), each latest useful completion with 500 ms minimum execution, submitted shuffled.
+     * "two tiers": 400 jobs, 200 due in 6 s and 200 in 30 s. "spread": 440 jobs due evenly from
+     * 1 s to 12 s - what the permits finish by the last deadline, if in deadline order. Useful
+     * completions are answers the model gave before the job's deadline. The last order appends
+     * every run and the ratios to the report.
      */
     static void overload(String order, Path report) throws Exception {
         warmUpThenDelay(4, "500");
         java.util.Random random = new java.util.Random(42);
-        List<String> envelopes = new ArrayList<>();
         long now = System.currentTimeMillis();
+        List<String> twoTiers = new ArrayList<>();
         for (int i = 0; i < 400; i++) {
-            envelopes.add(envelope(id(), "incident-summary", now + (i < 200 ? 6_000 : 30_000),
+            twoTiers.add(envelope(id(), "incident-summary", now + (i < 200 ? 6_000 : 30_000),
                     "LATEST_USEFUL_COMPLETION", 500));
         }
+        long[] tiers = burst(twoTiers, random);
+        backend("/reset");
+        now = System.currentTimeMillis();
+        List<String> spread = new ArrayList<>();
+        for (int i = 0; i < 440; i++) {
+            spread.add(envelope(id(), "incident-summary", now + 1_000 + 11_000L * i / 440,
+                    "LATEST_USEFUL_COMPLETION", 500));
+        }
+        long[] even = burst(spread, random);
+        Files.writeString(delayFile, "0");
+        Files.writeString(Path.of("bench/target/overload-" + order + ".txt"),
+                tiers[0] + " " + tiers[1] + " " + even[0] + " " + even[1]);
+        if (!order.equals(ORDERS[ORDERS.length - 1])) {
+            return;
+        }
+        long[][] runs = new long[ORDERS.length][];
+        for (int i = 0; i < ORDERS.length; i++) {
+            runs[i] = java.util.Arrays.stream(Files.readString(Path.of("bench/target/overload-" + ORDERS[i] + ".txt"))
+                    .trim().split(" ")).mapToLong(Long::parseLong).toArray();
+        }
+        StringBuilder table = new StringBuilder("| burst | order | answered before the deadline (useful) | answered late"
+                + " | never sent (expired) |\n|---|---|---|---|---|\n");
+        String[] bursts = {"two tiers (400)", "spread (440)"};
+        int[] sizes = {400, 440};
+        for (int b = 0; b < bursts.length; b++) {
+            for (int i = 0; i < ORDERS.length; i++) {
+                long useful = runs[i][2 * b];
+                long late = runs[i][2 * b + 1];
+                table.append(String.format(Locale.ROOT, "| %s | %s | %d | %d | %d |%n", bursts[b], ORDERS[i],
+                        useful, late, sizes[b] - useful - late));
+            }
+        }
+        StringBuilder ratios = new StringBuilder();
+        for (int b = 0; b < bursts.length; b++) {
+            ratios.append(String.format(Locale.ROOT, "%n%s: useful completions, edf / fifo %.2f, edf-narrow / fifo %.2f",
+                    bursts[b], runs[2][2 * b] / (double) Math.max(1, runs[0][2 * b]),
+                    runs[1][2 * b] / (double) Math.max(1, runs[0][2 * b])));
+        }
+        replaceSection(report, "\n## Earliest deadline first", "\n## Earliest deadline first over the backlog, against FIFO\n\n"
+                + java.time.LocalDate.now() + ", `./bench/run edf` (this section only). A server restarted for each"
+                + " order with 20 permits and 16 worker consumers of prefetch 64 (a window of 1,024 deliveries),"
+                + " warmed up with 2,000 jobs, then two bursts against a 500 ms model (40 answers a second), every"
+                + " job latest useful completion with 500 ms minimum execution, submitted shuffled in one batch."
+                + " *Two tiers*: 400 jobs, 200 due in 6 s and 200 in 30 s (about twice what the permits finish"
+                + " before the short deadlines). *Spread*: 440 jobs due evenly from 1 s to 12 s (what the permits"
+                + " finish by the last deadline, in deadline order). Orders: `fifo` (`lastcall.dispatch.order=fifo`,"
+                + " `lastcall.worker.order-by=arrival`); `edf-narrow` (earliest deadline first among the jobs"
+                + " waiting for a permit only: `order-by=arrival`, as releases before this one did); `edf` (the"
+                + " adapter hands its whole window to the consumers earliest expiry first, the default).\n\n"
+                + table + ratios + "\n");
+    }
+
+    /** One burst in one batch; waits until every job of it ended. Returns {useful, late} from the model's count. */
+    static long[] burst(List<String> envelopes, java.util.Random random) throws Exception {
         Collections.shuffle(envelopes, random);
         long before = terminal();
         send("/api/jobs/batch", "{\"jobs\":[" + String.join(",", envelopes) + "]}");
         long giveUp = System.currentTimeMillis() + 180_000;
-        while (terminal() < before + 400 && System.currentTimeMillis() < giveUp) {
+        while (terminal() < before + envelopes.size() && System.currentTimeMillis() < giveUp) {
             Thread.sleep(200);
         }
+        awaitIdle();
         long[] stats = backendStats();
-        Files.writeString(delayFile, "0");
-        Path mine = Path.of("bench/target/overload-" + order + ".txt");
-        Files.writeString(mine, stats[3] + " " + stats[4]);
-        if (order.equals("edf")) {
-            String[] fifo = Files.readString(Path.of("bench/target/overload-fifo.txt")).trim().split(" ");
-            long fifoUseful = Long.parseLong(fifo[0]);
-            long fifoLate = Long.parseLong(fifo[1]);
-            String table = "| order | answered before the deadline (useful) | answered late | never sent (expired) |\n"
-                    + "|---|---|---|---|\n"
-                    + String.format(Locale.ROOT, "| fifo | %d | %d | %d |%n", fifoUseful, fifoLate,
-                            400 - fifoUseful - fifoLate)
-                    + String.format(Locale.ROOT, "| edf | %d | %d | %d |%n", stats[3], stats[4], 400 - stats[3] - stats[4]);
-            Files.writeString(report, "\n## Earliest deadline first against FIFO\n\n"
-                    + "A burst of 400 jobs (200 due in 6 s, 200 in 30 s, latest useful completion with 500 ms minimum"
-                    + " execution, shuffled) against a 500 ms model and 20 permits (40 calls a second): about twice what"
-                    + " the permits finish before the short deadlines. The server is restarted for each order"
-                    + " (`lastcall.dispatch.order`) and warmed up with 2,000 jobs first.\n\n"
-                    + table + String.format(Locale.ROOT, "%nUseful completions, edf / fifo: %.2f%n",
-                            stats[3] / (double) Math.max(1, fifoUseful)), java.nio.file.StandardOpenOption.APPEND);
-        }
+        return new long[] {stats[3], stats[4]};
     }
 
     static final String[] ADMISSION_MODES = {"off", "shadow", "on"};
@@ -452,13 +493,18 @@ public class Driver {
                         + " (%.1f %%), %.1f %% of its jobs.%n",
                 on[5] / Math.max(1e-9, off[5]), 100 * (1 - on[5] / Math.max(1e-9, off[5])), on[3] / Math.max(1, off[3]),
                 shadow[9], shadow[8], 100 * shadow[9] / Math.max(1, shadow[8]), 100 * shadow[9] / Math.max(1, shadow[0])));
+        replaceSection(report, "\n## Predictive admission\n", s.toString());
+    }
+
+    /** Writes {@code section} at the report's end, in place of an earlier one whose heading starts with {@code heading}. */
+    static void replaceSection(Path report, String heading, String section) throws java.io.IOException {
         String text = Files.exists(report) ? Files.readString(report) : "";
-        int at = text.indexOf("\n## Predictive admission\n");
+        int at = text.indexOf(heading);
         if (at >= 0) {
             int next = text.indexOf("\n## ", at + 5);
             text = text.substring(0, at) + (next >= 0 ? text.substring(next) : "");
         }
-        Files.writeString(report, text + s);
+        Files.writeString(report, text + section);
     }
 
     /** One workload's object in /api/stats (to its closing brace; no string in it holds a brace). */

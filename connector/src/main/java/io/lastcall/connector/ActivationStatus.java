@@ -23,6 +23,7 @@ final class ActivationStatus implements ActivationStatusMXBean {
     private final AtomicLong paused = new AtomicLong();
     private final java.util.concurrent.ConcurrentHashMap<String, String> missing =
             new java.util.concurrent.ConcurrentHashMap<>();
+    private volatile DeliveryBuffer buffer;
     private volatile String lastError = "";
     private volatile long lastErrorAt;
     private ObjectName name;
@@ -59,6 +60,7 @@ final class ActivationStatus implements ActivationStatusMXBean {
         name = null;
     }
 
+    void holding(DeliveryBuffer buffer) { this.buffer = buffer; }
     void consumerConnected() { connected.incrementAndGet(); }
     void consumerDisconnected() { connected.decrementAndGet(); }
     void delivered() { delivered.incrementAndGet(); }
@@ -90,6 +92,8 @@ final class ActivationStatus implements ActivationStatusMXBean {
     @Override public int getConsumersConfigured() { return settings.consumers(); }
     @Override public int getConsumersConnected() { return connected.get(); }
     @Override public int getPrefetch() { return settings.prefetch(); }
+    @Override public String getOrderBy() { return settings.orderBy().isEmpty() ? ConsumerSettings.ARRIVAL : settings.orderBy(); }
+    @Override public int getHeld() { DeliveryBuffer b = buffer; return b == null ? 0 : b.size(); }
     @Override public long getDelivered() { return delivered.get(); }
     @Override public long getAcknowledged() { return acknowledged.get(); }
     @Override public long getRequeued() { return requeued.get(); }

@@ -18,6 +18,12 @@ public interface ActivationStatusMXBean {
 
     int getPrefetch();
 
+    /** "arrival", or the header whose lowest value goes to the endpoint first. */
+    String getOrderBy();
+
+    /** Deliveries received from the broker, not yet acknowledged, waiting for a consumer thread. */
+    int getHeld();
+
     long getDelivered();
 
     long getAcknowledged();

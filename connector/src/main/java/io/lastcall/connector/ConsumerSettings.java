@@ -13,7 +13,7 @@ import java.util.function.Function;
 public record ConsumerSettings(
         List<Address> addresses, String virtualHost, String username, String password,
         String queue, int prefetch, int consumers, int maxRedeliveries,
-        long reconnectMaxDelayMs, long shutdownTimeoutMs, String pauseOn) {
+        long reconnectMaxDelayMs, long shutdownTimeoutMs, String pauseOn, String orderBy) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 5672;
@@ -22,6 +22,8 @@ public record ConsumerSettings(
     public static final int DEFAULT_MAX_REDELIVERIES = 5;
     public static final long DEFAULT_RECONNECT_MAX_DELAY_MS = 30_000;
     public static final long DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
+    /** The {@code orderBy} value that keeps the broker's order. */
+    public static final String ARRIVAL = "arrival";
 
     /** Resolves and validates; every problem is listed in one message that names the property. */
     public static ConsumerSettings resolve(RabbitActivationSpec spec, ConfigLookup config) {
@@ -43,13 +45,19 @@ public record ConsumerSettings(
                         (int) DEFAULT_RECONNECT_MAX_DELAY_MS, 100, 3_600_000),
                 consumer.integer("shutdown-timeout-ms", spec.getShutdownTimeoutMs(),
                         (int) DEFAULT_SHUTDOWN_TIMEOUT_MS, 0, 3_600_000),
-                consumer.text("pause-on", spec.getPauseOn(), ""));
+                consumer.text("pause-on", spec.getPauseOn(), ""),
+                orderBy(consumer.text("order-by", spec.getOrderBy(), ARRIVAL)));
         List<String> problems = new ArrayList<>(connection.problems);
         problems.addAll(consumer.problems);
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("Invalid RabbitMQ activation: " + String.join("; ", problems));
         }
         return settings;
+    }
+
+    /** A header name, or "" for arrival order. */
+    private static String orderBy(String value) {
+        return ARRIVAL.equalsIgnoreCase(value.trim()) ? "" : value.trim();
     }
 
     /** The queues to consume: {@code queue} may list several, comma-separated. */
@@ -88,7 +96,8 @@ public record ConsumerSettings(
         return "queue" + (queues().size() > 1 ? "s '" : " '") + String.join("', '", queues()) + "' on amqp://"
                 + username + "@" + brokers() + virtualHostPath()
                 + " (prefetch " + prefetch + ", consumers " + consumers
-                + ", maxRedeliveries " + maxRedeliveries + ")";
+                + ", maxRedeliveries " + maxRedeliveries
+                + ", order " + (orderBy.isEmpty() ? ARRIVAL : "by header " + orderBy) + ")";
     }
 
     private String virtualHostPath() {

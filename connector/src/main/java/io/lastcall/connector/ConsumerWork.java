@@ -15,9 +15,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -28,9 +26,10 @@ import java.util.logging.Logger;
  * One consumer of one activation, run on a container WorkManager thread for as long as the
  * activation lives. It owns its connection and channel and rebuilds both after any loss (the
  * client's own recovery is off: acks on a recovered channel with old delivery tags fail and
- * strand messages). Deliveries are handed from the client's thread to this one through a queue
- * that never holds more than {@code prefetch} messages; a lost channel's queue is dropped, since
- * the broker redelivers everything that was unacknowledged on it. It asks for a long-running
+ * strand messages). Deliveries go from the client's threads into the activation's
+ * {@link DeliveryBuffer}, which every consumer of the activation takes from, in the activation's
+ * order; each is acknowledged on the channel it came from, and one from a lost channel is skipped,
+ * since the broker redelivers everything that was unacknowledged on it. It asks for a long-running
  * thread with the standard hint: WildFly runs such Work on its long-running pool instead of the
  * short-running one that request-sized Work shares.
  */
@@ -43,6 +42,7 @@ final class ConsumerWork implements Work, WorkContextProvider {
     private final ConsumerSettings settings;
     private final int index;
     private final EndpointDelivery endpoint;
+    private final DeliveryBuffer buffer;
     private final RedeliveryTracker tracker;
     private final ActivationStatus status;
     private final CountDownLatch finished = new CountDownLatch(1);
@@ -52,11 +52,12 @@ final class ConsumerWork implements Work, WorkContextProvider {
     private volatile Thread thread;
     private volatile Connection connection;
 
-    ConsumerWork(ConsumerSettings settings, int index, EndpointDelivery endpoint,
+    ConsumerWork(ConsumerSettings settings, int index, EndpointDelivery endpoint, DeliveryBuffer buffer,
             RedeliveryTracker tracker, ActivationStatus status) {
         this.settings = settings;
         this.index = index;
         this.endpoint = endpoint;
+        this.buffer = buffer;
         this.tracker = tracker;
         this.status = status;
     }
@@ -126,7 +127,6 @@ final class ConsumerWork implements Work, WorkContextProvider {
         factory.setTopologyRecoveryEnabled(false);
         factory.setConnectionTimeout(5_000);
         factory.setRequestedHeartbeat(30);
-        BlockingQueue<Inbound> handoff = new LinkedBlockingQueue<>();
         Connection conn = factory.newConnection(settings.addressesFor(index), "lastcall-connector " + name());
         connection = conn;
         boolean counted = false;
@@ -136,7 +136,7 @@ final class ConsumerWork implements Work, WorkContextProvider {
             long nextRetry = 0;
             while (running && conn.isOpen()) {
                 if (System.nanoTime() >= nextRetry) {
-                    openMissing(conn, channels, handoff);
+                    openMissing(conn, channels);
                     nextRetry = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(MISSING_QUEUE_RETRY_MS);
                     if (channels.isEmpty()) {
                         throw new IOException("no queue of " + settings.queues() + " can be consumed: "
@@ -148,7 +148,7 @@ final class ConsumerWork implements Work, WorkContextProvider {
                         LOG.info("RabbitMQ " + name() + " consuming: " + settings.describe());
                     }
                 }
-                Inbound inbound = handoff.poll(250, TimeUnit.MILLISECONDS);
+                DeliveryBuffer.Inbound inbound = buffer.take(250);
                 if (inbound != null && inbound.channel().isOpen()) {
                     handle(inbound.channel(), inbound.queue(), inbound.delivery());
                 }
@@ -181,8 +181,7 @@ final class ConsumerWork implements Work, WorkContextProvider {
     }
 
     /** Opens a consuming channel for every queue that has none; a queue that cannot be consumed is reported missing. */
-    private void openMissing(Connection conn, Map<String, QueueChannel> channels, BlockingQueue<Inbound> handoff)
-            throws IOException {
+    private void openMissing(Connection conn, Map<String, QueueChannel> channels) throws IOException {
         for (String queue : settings.queues()) {
             if (channels.containsKey(queue)) {
                 continue;
@@ -193,7 +192,7 @@ final class ConsumerWork implements Work, WorkContextProvider {
                 AtomicBoolean cancelled = new AtomicBoolean();
                 // deliveries may arrive before basicConsume returns: they carry what is known already
                 String tag = channel.basicConsume(queue, false,
-                        (consumerTag, delivery) -> handoff.add(new Inbound(queue, channel, delivery)),
+                        (consumerTag, delivery) -> buffer.add(queue, channel, delivery),
                         consumerTag -> cancelled.set(true));
                 channels.put(queue, new QueueChannel(queue, channel, tag, cancelled));
                 status.queueConsumed(queue);
@@ -214,10 +213,6 @@ final class ConsumerWork implements Work, WorkContextProvider {
 
     /** One queue's own channel and consumer. */
     private record QueueChannel(String queue, Channel channel, String tag, AtomicBoolean cancelled) {
-    }
-
-    /** A delivery and the queue and channel it came from. */
-    private record Inbound(String queue, Channel channel, Delivery delivery) {
     }
 
     private void handle(Channel channel, String queue, Delivery delivery) throws IOException, InterruptedException {

@@ -32,8 +32,10 @@ final class RabbitActivation {
                     + " before acknowledging; use NOT_SUPPORTED or a container that offers one");
         }
         RedeliveryTracker tracker = new RedeliveryTracker(settings.maxRedeliveries());
+        DeliveryBuffer buffer = new DeliveryBuffer(settings.orderBy());
+        status.holding(buffer);
         for (int i = 1; i <= settings.consumers(); i++) {
-            works.add(new ConsumerWork(settings, i, endpoint, tracker, status));
+            works.add(new ConsumerWork(settings, i, endpoint, buffer, tracker, status));
         }
     }
 

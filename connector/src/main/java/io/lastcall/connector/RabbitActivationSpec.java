@@ -40,6 +40,8 @@ public class RabbitActivationSpec implements ActivationSpec, Serializable {
     private String maxRedeliveries;
     /** exception class names that pause the consumer instead of counting a failed delivery */
     private String pauseOn;
+    /** a numeric header (e.g. a deadline in epoch ms): held deliveries go to the endpoint lowest first; "arrival" or blank keeps the broker's order */
+    private String orderBy;
     private String reconnectMaxDelayMs;
     private String shutdownTimeoutMs;
 
@@ -65,6 +67,8 @@ public class RabbitActivationSpec implements ActivationSpec, Serializable {
     public String getConnectionConfig() { return connectionConfig; }
     public void setConnectionConfig(String v) { connectionConfig = v; }
     public String getConsumerConfig() { return consumerConfig; }
+    public String getOrderBy() { return orderBy; }
+    public void setOrderBy(String v) { orderBy = v; }
     public void setConsumerConfig(String v) { consumerConfig = v; }
     public String getHost() { return host; }
     public void setHost(String v) { host = v; }

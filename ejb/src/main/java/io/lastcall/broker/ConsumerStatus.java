@@ -14,10 +14,19 @@ import javax.management.ObjectName;
  */
 public final class ConsumerStatus {
 
-    /** One activation: a queue and how many of its consumers are connected now. */
+    /**
+     * One activation: a queue and how many of its consumers are connected now; {@code held}
+     * deliveries wait in the adapter, unacknowledged, for a consumer thread, taken in
+     * {@code orderBy} order.
+     */
     public record Activation(String queue, String broker, int consumersConfigured, int consumersConnected,
-            int prefetch, long delivered, long acknowledged, long requeued, long rejected, long paused,
-            List<String> missingQueues, String lastError) {
+            int prefetch, String orderBy, int held, long delivered, long acknowledged, long requeued, long rejected,
+            long paused, List<String> missingQueues, String lastError) {
+
+        /** Received from the broker and not yet settled: held in the adapter or with the endpoint. */
+        public long unacknowledged() {
+            return held + delivered - acknowledged - requeued - rejected;
+        }
 
         public boolean connected() {
             return consumersConnected >= consumersConfigured && consumersConfigured > 0;
@@ -39,6 +48,8 @@ public final class ConsumerStatus {
                         (Integer) server.getAttribute(name, "ConsumersConfigured"),
                         (Integer) server.getAttribute(name, "ConsumersConnected"),
                         (Integer) server.getAttribute(name, "Prefetch"),
+                        (String) server.getAttribute(name, "OrderBy"),
+                        (Integer) server.getAttribute(name, "Held"),
                         (Long) server.getAttribute(name, "Delivered"),
                         (Long) server.getAttribute(name, "Acknowledged"),
                         (Long) server.getAttribute(name, "Requeued"),

@@ -1,5 +1,6 @@
 package io.lastcall.dispatch;
 
+import io.lastcall.job.Reference;
 import io.lastcall.policy.Defaults;
 import jakarta.ejb.ActivationConfigProperty;
 import jakarta.ejb.EJB;
@@ -15,7 +16,10 @@ import io.lastcall.receipt.ReceivedMessage;
  * glassfish-ejb-jar.xml) and hands each reference to the {@link Worker}. Broker and consumer
  * settings come from MicroProfile Config under {@code lastcall.broker.*} and
  * {@code lastcall.worker.*}; the values below are defaults. It consumes one queue per workload
- * ({@code lastcall.worker.queue} lists them, comma-separated). NOT_SUPPORTED: the worker runs its
+ * ({@code lastcall.worker.queue} lists them, comma-separated). The adapter holds up to
+ * consumers × prefetch unacknowledged deliveries of each queue and hands them to the consumers
+ * earliest expiry first (the reference's expiry header), so earliest-deadline-first reaches over
+ * that whole window, not only over the jobs waiting for a permit. NOT_SUPPORTED: the worker runs its
  * own short transactions and none spans the model call; the message is acknowledged when
  * {@code onMessage} returns. An {@link InfrastructureFailure} makes the adapter hold the message
  * and back off ({@code pauseOn}) rather than count a redelivery.
@@ -24,7 +28,8 @@ import io.lastcall.receipt.ReceivedMessage;
     @ActivationConfigProperty(propertyName = "connectionConfig", propertyValue = "lastcall.broker"),
     @ActivationConfigProperty(propertyName = "consumerConfig", propertyValue = "lastcall.worker"),
     @ActivationConfigProperty(propertyName = "queue", propertyValue = Defaults.WORKER_QUEUES),
-    @ActivationConfigProperty(propertyName = "prefetch", propertyValue = "2"),
+    @ActivationConfigProperty(propertyName = "prefetch", propertyValue = "250"),
+    @ActivationConfigProperty(propertyName = "orderBy", propertyValue = Reference.EXPIRES_AT_HEADER),
     @ActivationConfigProperty(propertyName = "consumers", propertyValue = "4"),
     @ActivationConfigProperty(propertyName = "maxRedeliveries", propertyValue = "5"),
     @ActivationConfigProperty(propertyName = "pauseOn", propertyValue = "io.lastcall.dispatch.InfrastructureFailure")

@@ -158,7 +158,7 @@ public class ReferencePublisher {
         return new AMQP.BasicProperties.Builder()
                 .messageId(reference.jobId()).contentType("application/json").deliveryMode(2)
                 .expiration(Long.toString(ttlMs)).timestamp(new Date())
-                .headers(Map.of("x-lastcall-expires-at", reference.expiresAt())).build();
+                .headers(Map.of(Reference.EXPIRES_AT_HEADER, reference.expiresAt())).build();
     }
 
     private Channel channel(Slot slot) throws IOException, TimeoutException {

@@ -12,6 +12,12 @@ import jakarta.json.JsonValue;
  */
 public record Reference(String jobId, long generation, long expiresAt, int schemaVersion) {
 
+    /**
+     * The AMQP header carrying {@link #expiresAt()} (epoch ms) beside the body, so the adapter can
+     * order the deliveries it holds by it without reading bodies.
+     */
+    public static final String EXPIRES_AT_HEADER = "x-lastcall-expires-at";
+
     /** What ingress accepts as a job id; a reference to anything else is malformed. */
     public static final java.util.regex.Pattern JOB_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
 

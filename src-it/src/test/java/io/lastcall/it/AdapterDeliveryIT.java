@@ -4,11 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.rabbitmq.client.AMQP;
+
 import io.lastcall.it.Api.Delivery;
 import io.lastcall.it.Broker.QueueCounts;
 import io.lastcall.it.probe.ProbeQueues;
 import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -95,15 +98,35 @@ class AdapterDeliveryIT {
         assertEquals(List.of(body), Broker.drain(ProbeQueues.FLAKY_DEAD), "the message itself is kept");
     }
 
+    /**
+     * Also the window's order: the first message goes to the consumer thread and blocks there; the
+     * next prefetch - 1 wait in the adapter and go on lowest {@code x-probe-due} first; the last 3
+     * (no header: due on arrival) wait in the broker and come last, in the broker's order.
+     */
     @Test
-    void prefetchBoundsUnacknowledgedMessagesOfABlockedConsumer() {
+    void prefetchBoundsUnacknowledgedMessagesOfABlockedConsumerAndItsWindowGoesOnInHeaderOrder() {
         int prefetch = ProbeQueues.BLOCKING_PREFETCH;
         int published = prefetch + 3;
         String prefix = "blocked-" + run + "-";
         Await.until("blocking consumer connected", WAIT, () -> Broker.counts(ProbeQueues.BLOCKING),
                 c -> c.consumers() == 1);
 
-        IntStream.range(0, published).forEach(i -> Broker.publish(ProbeQueues.BLOCKING, prefix + i, prefix + i));
+        Broker.publish(ProbeQueues.BLOCKING, prefix + 0, prefix + 0);
+        Await.until("the first taken by the consumer thread", WAIT, () -> blockingActivation().getInt("delivered"),
+                n -> n == 1);
+        long[] window = {20, 13, 6, 28, 21, 14, 7};
+        assertEquals(prefetch - 1, window.length);
+        java.util.Map<Integer, Long> dues = new java.util.TreeMap<>();
+        for (int i = 1; i < published; i++) {
+            AMQP.BasicProperties.Builder props = new AMQP.BasicProperties.Builder().messageId(prefix + i)
+                    .deliveryMode(2).contentType("text/plain");
+            if (i < prefetch) {
+                long due = window[i - 1];
+                dues.put(i, due);
+                props.headers(java.util.Map.of(ProbeQueues.BLOCKING_ORDER_BY, due));
+            }
+            Broker.publish(ProbeQueues.BLOCKING, props.build(), (prefix + i).getBytes(StandardCharsets.UTF_8));
+        }
 
         QueueCounts held = Await.until(prefetch + " unacked", WAIT, () -> Broker.counts(ProbeQueues.BLOCKING),
                 c -> c.unacked() == prefetch);
@@ -113,12 +136,27 @@ class AdapterDeliveryIT {
                 Broker.counts(ProbeQueues.BLOCKING), "still exactly prefetch unacked while blocked");
         assertEquals(List.of(prefetch), Broker.consumerPrefetch(ProbeQueues.BLOCKING));
         assertEquals(List.of(), Api.deliveries(ProbeQueues.BLOCKING, prefix), "nothing processed while blocked");
+        assertEquals(prefetch - 1, blockingActivation().getInt("held"), "the rest of the window waits in the adapter");
+        assertEquals(ProbeQueues.BLOCKING_ORDER_BY, blockingActivation().getString("order_by"));
 
         Broker.publish(ProbeQueues.RELEASE, "release-" + run, "open");
 
-        Await.until("all processed", WAIT, () -> Api.deliveries(ProbeQueues.BLOCKING, prefix),
-                r -> r.size() == published);
+        List<Delivery> newestFirst = Await.until("all processed", WAIT,
+                () -> Api.deliveries(ProbeQueues.BLOCKING, prefix), r -> r.size() == published);
+        List<String> expected = new java.util.ArrayList<>(List.of(prefix + 0));
+        dues.entrySet().stream().sorted(java.util.Map.Entry.comparingByValue())
+                .forEach(e -> expected.add(prefix + e.getKey()));
+        IntStream.range(prefetch, published).forEach(i -> expected.add(prefix + i));
+        List<String> processed = new java.util.ArrayList<>(newestFirst.stream().map(Delivery::body).toList());
+        java.util.Collections.reverse(processed);
+        assertEquals(expected, processed, "the one taken first, then the window by its header, then the broker's");
         Await.until("queue drained and acked", WAIT, () -> Broker.counts(ProbeQueues.BLOCKING),
                 c -> c.ready() == 0 && c.unacked() == 0);
+    }
+
+    private static JsonObject blockingActivation() {
+        return Api.get("/api/health").json().asJsonObject().getJsonObject("broker").getJsonArray("consumers")
+                .getValuesAs(JsonObject.class).stream().filter(c -> c.getString("queue").equals(ProbeQueues.BLOCKING))
+                .findFirst().orElseThrow(() -> new AssertionError("no activation consumes " + ProbeQueues.BLOCKING));
     }
 }

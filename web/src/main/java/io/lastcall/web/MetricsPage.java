@@ -222,7 +222,7 @@ public class MetricsPage {
     private static double unacknowledged(String queue) {
         List<ConsumerStatus.Activation> all = ConsumerStatus.activations();
         return all.stream().filter(a -> a.queue().equals(queue))
-                .mapToLong(a -> a.delivered() - a.acknowledged() - a.requeued() - a.rejected()).sum();
+                .mapToLong(ConsumerStatus.Activation::unacknowledged).sum();
     }
 
     private void once(String key, Runnable register) {

@@ -13,7 +13,9 @@ public final class ProbeQueues {
     public static final String SLOW = "it.slow";
 
     public static final int FLAKY_MAX_REDELIVERIES = 2;
-    public static final int BLOCKING_PREFETCH = 3;
+    public static final int BLOCKING_PREFETCH = 8;
+    /** The header by which the blocking probe's activation hands out what it holds, lowest first. */
+    public static final String BLOCKING_ORDER_BY = "x-probe-due";
 
     private ProbeQueues() {
     }
