@@ -57,6 +57,10 @@ public class Driver {
             overload(args[6], report);
             return;
         }
+        if (args.length > 5 && args[5].equals("fairness")) {
+            fairness(args[6], report);
+            return;
+        }
         if (args.length > 5 && args[5].equals("admission")) {
             admission(args[6], report);
             return;
@@ -411,6 +415,103 @@ public class Driver {
         awaitIdle();
         long[] stats = backendStats();
         return new long[] {stats[3], stats[4]};
+    }
+
+    /** The share settings the fairness runs compare, in the order bench/run runs them. */
+    static final String[] SHARE_SETTINGS = {"edf", "fair"};
+    static final String[] TENANTS = {"big", "small-1", "small-2"};
+    static final int[] ALONE = {0, 60, 60};
+    static final int[] FLOOD = {600, 60, 60};
+
+    /**
+     * Fair shares between tenants (run once per setting, on a server restarted with 20 permits,
+     * 16 consumers of prefetch 64 and envelope tenants allowed): against a 500 ms model, every job
+     * latest useful completion with 500 ms minimum execution, each tenant's jobs due evenly from 1 s
+     * to 12 s, shuffled in one batch. "alone": the two small tenants, 60 jobs each (well within what
+     * the permits finish). "flood": the same, and a third tenant sending 10 times as many (600), so
+     * the batch is about twice what the permits finish by the last deadline. On-time completions per
+     * tenant come from the ledger (a search of the run's COMPLETED / ON_TIME jobs). The last setting
+     * writes both side by side, with Jain's index, into the report.
+     */
+    static void fairness(String setting, Path report) throws Exception {
+        warmUpThenDelay(4, "500");
+        java.util.Random random = new java.util.Random(11);
+        long[] alone = tenantBurst(ALONE, random);
+        backend("/reset");
+        long[] flood = tenantBurst(FLOOD, random);
+        Files.writeString(delayFile, "0");
+        Files.writeString(Path.of("bench/target/fairness-" + setting + ".txt"),
+                alone[1] + " " + alone[2] + " " + flood[0] + " " + flood[1] + " " + flood[2]);
+        if (!setting.equals(SHARE_SETTINGS[SHARE_SETTINGS.length - 1])) {
+            return;
+        }
+        StringBuilder table = new StringBuilder("| setting | alone: small-1, small-2 on time (of 60 each)"
+                + " | flood: big on time (of 600) | small-1 (of 60) | small-2 (of 60) | Jain's index (on time"
+                + " against the max-min fair share) | small tenants' on-time rate, flood against alone |\n"
+                + "|---|---|---|---|---|---|---|\n");
+        for (String s : SHARE_SETTINGS) {
+            long[] r = java.util.Arrays.stream(Files.readString(Path.of("bench/target/fairness-" + s + ".txt")).trim()
+                    .split(" ")).mapToLong(Long::parseLong).toArray();
+            long[] onTime = {r[2], r[3], r[4]};
+            table.append(String.format(Locale.ROOT, "| %s | %d, %d | %d | %d | %d | %.3f | %.2f |%n", s, r[0], r[1],
+                    r[2], r[3], r[4], jain(onTime, FLOOD), (r[3] + r[4]) / (double) Math.max(1, r[0] + r[1])));
+        }
+        replaceSection(report, "\n## Fair shares", "\n## Fair shares between tenants\n\n"
+                + LocalDate.now() + ", `./bench/run fairness` (this section only). A server restarted for each setting"
+                + " with 20 permits and 16 worker consumers of prefetch 64, envelope tenants allowed, warmed up with"
+                + " 2,000 jobs; a 500 ms model (about 35 answers a second); every job latest useful completion with"
+                + " 500 ms minimum execution, each tenant's jobs due evenly from 1 s to 12 s, shuffled in one batch."
+                + " *Alone*: the two small tenants, 60 jobs each. *Flood*: the same and a third tenant with 600, about"
+                + " twice what the permits finish by the last deadline. Settings: `edf` (`lastcall.worker.share-by=none`:"
+                + " the window in deadline order only); `fair` (the default: tenants take turns at the window, each"
+                + " in deadline order). Jain's index is taken over each tenant's on-time completions divided by its"
+                + " max-min fair share of all on-time completions of the run (a small tenant's fair share is what it"
+                + " sent, when that is less than an equal split; 1.0 is perfectly fair).\n\n" + table);
+    }
+
+    /** One batch of each tenant's jobs, due evenly from 1 s to 12 s; on-time completions per tenant, from the ledger. */
+    static long[] tenantBurst(int[] counts, java.util.Random random) throws Exception {
+        long start = System.currentTimeMillis();
+        List<String> envelopes = new ArrayList<>();
+        for (int t = 0; t < TENANTS.length; t++) {
+            for (int i = 0; i < counts[t]; i++) {
+                envelopes.add("{\"tenant\":\"" + TENANTS[t] + "\"," + envelope(id(), "incident-summary",
+                        start + 1_000 + 11_000L * i / counts[t], "LATEST_USEFUL_COMPLETION", 500).substring(1));
+            }
+        }
+        burst(envelopes, random);
+        String onTime = get("/api/jobs?workload=incident-summary&outcome=COMPLETED&reason=ON_TIME&limit=1000&from=" + start);
+        long[] perTenant = new long[TENANTS.length];
+        for (int t = 0; t < TENANTS.length; t++) {
+            perTenant[t] = Pattern.compile(Pattern.quote("\"tenant\":\"" + TENANTS[t] + "\"")).matcher(onTime).results()
+                    .count();
+        }
+        return perTenant;
+    }
+
+    /**
+     * Jain's index of x_i = got_i / fair_i, where fair_i is tenant i's max-min fair share of
+     * everything the tenants got together (water-filling over their demands).
+     */
+    static double jain(long[] got, int[] demand) {
+        long total = java.util.Arrays.stream(got).sum();
+        Integer[] byDemand = {0, 1, 2};
+        java.util.Arrays.sort(byDemand, java.util.Comparator.comparingInt(i -> demand[i]));
+        double[] fair = new double[got.length];
+        double left = total;
+        for (int k = 0; k < byDemand.length; k++) {
+            int i = byDemand[k];
+            fair[i] = Math.min(demand[i], left / (byDemand.length - k));
+            left -= fair[i];
+        }
+        double sum = 0;
+        double squares = 0;
+        for (int i = 0; i < got.length; i++) {
+            double x = fair[i] == 0 ? 1 : got[i] / fair[i];
+            sum += x;
+            squares += x * x;
+        }
+        return sum * sum / (got.length * squares);
     }
 
     static final String[] ADMISSION_MODES = {"off", "shadow", "on"};

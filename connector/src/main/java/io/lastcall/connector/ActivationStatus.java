@@ -23,13 +23,14 @@ final class ActivationStatus implements ActivationStatusMXBean {
     private final AtomicLong paused = new AtomicLong();
     private final java.util.concurrent.ConcurrentHashMap<String, String> missing =
             new java.util.concurrent.ConcurrentHashMap<>();
-    private volatile DeliveryBuffer buffer;
+    private final DeliveryBuffer buffer;
     private volatile String lastError = "";
     private volatile long lastErrorAt;
     private ObjectName name;
 
-    ActivationStatus(ConsumerSettings settings) {
+    ActivationStatus(ConsumerSettings settings, DeliveryBuffer buffer) {
         this.settings = settings;
+        this.buffer = buffer;
     }
 
     void register() {
@@ -60,7 +61,6 @@ final class ActivationStatus implements ActivationStatusMXBean {
         name = null;
     }
 
-    void holding(DeliveryBuffer buffer) { this.buffer = buffer; }
     void consumerConnected() { connected.incrementAndGet(); }
     void consumerDisconnected() { connected.decrementAndGet(); }
     void delivered() { delivered.incrementAndGet(); }
@@ -93,7 +93,8 @@ final class ActivationStatus implements ActivationStatusMXBean {
     @Override public int getConsumersConnected() { return connected.get(); }
     @Override public int getPrefetch() { return settings.prefetch(); }
     @Override public String getOrderBy() { return settings.orderBy().isEmpty() ? ConsumerSettings.ARRIVAL : settings.orderBy(); }
-    @Override public int getHeld() { DeliveryBuffer b = buffer; return b == null ? 0 : b.size(); }
+    @Override public String getShareBy() { return settings.shareBy(); }
+    @Override public int getHeld() { return buffer.size(); }
     @Override public long getDelivered() { return delivered.get(); }
     @Override public long getAcknowledged() { return acknowledged.get(); }
     @Override public long getRequeued() { return requeued.get(); }

@@ -21,6 +21,9 @@ public interface ActivationStatusMXBean {
     /** "arrival", or the header whose lowest value goes to the endpoint first. */
     String getOrderBy();
 
+    /** The header whose values share the held deliveries by weight, or "" when they are one share. */
+    String getShareBy();
+
     /** Deliveries received from the broker, not yet acknowledged, waiting for a consumer thread. */
     int getHeld();
 

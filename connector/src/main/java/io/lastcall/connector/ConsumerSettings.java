@@ -2,7 +2,9 @@ package io.lastcall.connector;
 
 import com.rabbitmq.client.Address;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -13,7 +15,8 @@ import java.util.function.Function;
 public record ConsumerSettings(
         List<Address> addresses, String virtualHost, String username, String password,
         String queue, int prefetch, int consumers, int maxRedeliveries,
-        long reconnectMaxDelayMs, long shutdownTimeoutMs, String pauseOn, String orderBy) {
+        long reconnectMaxDelayMs, long shutdownTimeoutMs, String pauseOn, String orderBy,
+        String shareBy, Map<String, Double> shareWeights) {
 
     public static final String DEFAULT_HOST = "127.0.0.1";
     public static final int DEFAULT_PORT = 5672;
@@ -24,6 +27,8 @@ public record ConsumerSettings(
     public static final long DEFAULT_SHUTDOWN_TIMEOUT_MS = 30_000;
     /** The {@code orderBy} value that keeps the broker's order. */
     public static final String ARRIVAL = "arrival";
+    /** The {@code shareBy} value that keeps every delivery in one share. */
+    public static final String NO_SHARES = "none";
 
     /** Resolves and validates; every problem is listed in one message that names the property. */
     public static ConsumerSettings resolve(RabbitActivationSpec spec, ConfigLookup config) {
@@ -46,13 +51,20 @@ public record ConsumerSettings(
                 consumer.integer("shutdown-timeout-ms", spec.getShutdownTimeoutMs(),
                         (int) DEFAULT_SHUTDOWN_TIMEOUT_MS, 0, 3_600_000),
                 consumer.text("pause-on", spec.getPauseOn(), ""),
-                orderBy(consumer.text("order-by", spec.getOrderBy(), ARRIVAL)));
+                orderBy(consumer.text("order-by", spec.getOrderBy(), ARRIVAL)),
+                shareBy(consumer.text("share-by", spec.getShareBy(), NO_SHARES)),
+                consumer.weights("share-weights", spec.getShareWeights()));
         List<String> problems = new ArrayList<>(connection.problems);
         problems.addAll(consumer.problems);
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("Invalid RabbitMQ activation: " + String.join("; ", problems));
         }
         return settings;
+    }
+
+    /** A header name, or "" for one share. */
+    private static String shareBy(String value) {
+        return NO_SHARES.equalsIgnoreCase(value.trim()) ? "" : value.trim();
     }
 
     /** A header name, or "" for arrival order. */
@@ -97,7 +109,9 @@ public record ConsumerSettings(
                 + username + "@" + brokers() + virtualHostPath()
                 + " (prefetch " + prefetch + ", consumers " + consumers
                 + ", maxRedeliveries " + maxRedeliveries
-                + ", order " + (orderBy.isEmpty() ? ARRIVAL : "by header " + orderBy) + ")";
+                + ", order " + (orderBy.isEmpty() ? ARRIVAL : "by header " + orderBy)
+                + (shareBy.isEmpty() ? "" : ", shares by header " + shareBy
+                        + (shareWeights.isEmpty() ? "" : " weighted " + shareWeights)) + ")";
     }
 
     private String virtualHostPath() {
@@ -165,6 +179,37 @@ public record ConsumerSettings(
                 }
             }
             return List.copyOf(parsed);
+        }
+
+        /** value=weight,value=weight: each weight a positive number up to 1,000 (values not listed weigh 1). */
+        Map<String, Double> weights(String name, String literal) {
+            Optional<String[]> value = raw(name, literal);
+            Map<String, Double> parsed = new LinkedHashMap<>();
+            if (value.isEmpty()) {
+                return Map.of();
+            }
+            for (String item : value.get()[0].split(",")) {
+                if (item.isBlank()) {
+                    continue;
+                }
+                int eq = item.lastIndexOf('=');
+                try {
+                    if (eq <= 0) {
+                        throw new NumberFormatException();
+                    }
+                    double weight = Double.parseDouble(item.substring(eq + 1).trim());
+                    if (!(weight > 0 && weight <= 1_000)) {
+                        throw new NumberFormatException();
+                    }
+                    parsed.put(item.substring(0, eq).trim(), weight);
+                } catch (NumberFormatException e) {
+                    problems.add(name + " from " + value.get()[1] + " is '" + value.get()[0]
+                            + "': each entry must be value=weight with a weight above 0 and up to 1000, not '"
+                            + item.trim() + "'");
+                    return Map.of();
+                }
+            }
+            return Map.copyOf(parsed);
         }
 
         int integer(String name, String literal, int fallback, int min, int max) {

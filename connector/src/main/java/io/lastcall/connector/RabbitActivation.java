@@ -23,7 +23,6 @@ final class RabbitActivation {
     RabbitActivation(BootstrapContext context, MessageEndpointFactory factory, ConsumerSettings settings)
             throws ResourceException {
         this.settings = settings;
-        this.status = new ActivationStatus(settings);
         TransactionSynchronizationRegistry registry = context.getTransactionSynchronizationRegistry();
         EndpointDelivery endpoint = new EndpointDelivery(factory, registry, settings.pauseOnExceptions());
         if (endpoint.transacted() && registry == null) {
@@ -32,8 +31,8 @@ final class RabbitActivation {
                     + " before acknowledging; use NOT_SUPPORTED or a container that offers one");
         }
         RedeliveryTracker tracker = new RedeliveryTracker(settings.maxRedeliveries());
-        DeliveryBuffer buffer = new DeliveryBuffer(settings.orderBy());
-        status.holding(buffer);
+        DeliveryBuffer buffer = new DeliveryBuffer(settings.orderBy(), settings.shareBy(), settings.shareWeights());
+        this.status = new ActivationStatus(settings, buffer);
         for (int i = 1; i <= settings.consumers(); i++) {
             works.add(new ConsumerWork(settings, i, endpoint, buffer, tracker, status));
         }

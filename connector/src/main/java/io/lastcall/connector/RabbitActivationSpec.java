@@ -42,6 +42,10 @@ public class RabbitActivationSpec implements ActivationSpec, Serializable {
     private String pauseOn;
     /** a numeric header (e.g. a deadline in epoch ms): held deliveries go to the endpoint lowest first; "arrival" or blank keeps the broker's order */
     private String orderBy;
+    /** a header (e.g. a tenant) whose values take turns at the held deliveries, in proportion to shareWeights */
+    private String shareBy;
+    /** value=weight,value=weight for shareBy's values (a value not listed weighs 1) */
+    private String shareWeights;
     private String reconnectMaxDelayMs;
     private String shutdownTimeoutMs;
 
@@ -67,9 +71,13 @@ public class RabbitActivationSpec implements ActivationSpec, Serializable {
     public String getConnectionConfig() { return connectionConfig; }
     public void setConnectionConfig(String v) { connectionConfig = v; }
     public String getConsumerConfig() { return consumerConfig; }
+    public void setConsumerConfig(String v) { consumerConfig = v; }
     public String getOrderBy() { return orderBy; }
     public void setOrderBy(String v) { orderBy = v; }
-    public void setConsumerConfig(String v) { consumerConfig = v; }
+    public String getShareBy() { return shareBy; }
+    public void setShareBy(String v) { shareBy = v; }
+    public String getShareWeights() { return shareWeights; }
+    public void setShareWeights(String v) { shareWeights = v; }
     public String getHost() { return host; }
     public void setHost(String v) { host = v; }
     public String getPort() { return port; }

@@ -17,10 +17,10 @@ public final class ConsumerStatus {
     /**
      * One activation: a queue and how many of its consumers are connected now; {@code held}
      * deliveries wait in the adapter, unacknowledged, for a consumer thread, taken in
-     * {@code orderBy} order.
+     * {@code orderBy} order, shared out by the values of {@code shareBy} ("" when not shared).
      */
     public record Activation(String queue, String broker, int consumersConfigured, int consumersConnected,
-            int prefetch, String orderBy, int held, long delivered, long acknowledged, long requeued, long rejected,
+            int prefetch, String orderBy, String shareBy, int held, long delivered, long acknowledged, long requeued, long rejected,
             long paused, List<String> missingQueues, String lastError) {
 
         /** Received from the broker and not yet settled: held in the adapter or with the endpoint. */
@@ -49,6 +49,7 @@ public final class ConsumerStatus {
                         (Integer) server.getAttribute(name, "ConsumersConnected"),
                         (Integer) server.getAttribute(name, "Prefetch"),
                         (String) server.getAttribute(name, "OrderBy"),
+                        (String) server.getAttribute(name, "ShareBy"),
                         (Integer) server.getAttribute(name, "Held"),
                         (Long) server.getAttribute(name, "Delivered"),
                         (Long) server.getAttribute(name, "Acknowledged"),

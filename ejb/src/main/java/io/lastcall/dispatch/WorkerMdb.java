@@ -19,7 +19,9 @@ import io.lastcall.receipt.ReceivedMessage;
  * ({@code lastcall.worker.queue} lists them, comma-separated). The adapter holds up to
  * consumers × prefetch unacknowledged deliveries of each queue and hands them to the consumers
  * earliest expiry first (the reference's expiry header), so earliest-deadline-first reaches over
- * that whole window, not only over the jobs waiting for a permit. NOT_SUPPORTED: the worker runs its
+ * that whole window, not only over the jobs waiting for a permit; the tenants (the reference's tenant
+ * header) take turns at that window by weight ({@code lastcall.worker.share-weights}), each in
+ * deadline order, so one that floods the queue cannot take it from the others. NOT_SUPPORTED: the worker runs its
  * own short transactions and none spans the model call; the message is acknowledged when
  * {@code onMessage} returns. An {@link InfrastructureFailure} makes the adapter hold the message
  * and back off ({@code pauseOn}) rather than count a redelivery.
@@ -30,6 +32,7 @@ import io.lastcall.receipt.ReceivedMessage;
     @ActivationConfigProperty(propertyName = "queue", propertyValue = Defaults.WORKER_QUEUES),
     @ActivationConfigProperty(propertyName = "prefetch", propertyValue = "250"),
     @ActivationConfigProperty(propertyName = "orderBy", propertyValue = Reference.EXPIRES_AT_HEADER),
+    @ActivationConfigProperty(propertyName = "shareBy", propertyValue = Reference.TENANT_HEADER),
     @ActivationConfigProperty(propertyName = "consumers", propertyValue = "4"),
     @ActivationConfigProperty(propertyName = "maxRedeliveries", propertyValue = "5"),
     @ActivationConfigProperty(propertyName = "pauseOn", propertyValue = "io.lastcall.dispatch.InfrastructureFailure")

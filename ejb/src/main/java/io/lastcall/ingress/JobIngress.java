@@ -208,7 +208,8 @@ public class JobIngress {
         return new Job(s.jobId(), s.workload(), s.schemaVersion(), clock.millis(), s.deadline(), s.subject(), s.sourceRevision(), s.model(), s.payload(),
                 pricing.estimate(s.model(), promptTokens, s.maxTokens(), s.choices()), pricing.revision())
                 .tokenEstimate(Pricing.tokens(promptTokens, s.maxTokens(), s.choices()))
-                .outputTokens(Pricing.tokens(0, s.maxTokens(), s.choices())).submittedBy(principal);
+                .outputTokens(Pricing.tokens(0, s.maxTokens(), s.choices())).submittedBy(principal)
+                .tenant(s.tenant() != null ? s.tenant() : principal);
     }
 
     private void ensureCounter(String workload) {

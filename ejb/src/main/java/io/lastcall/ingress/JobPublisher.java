@@ -66,11 +66,9 @@ public class JobPublisher {
         if (outgoing.isEmpty()) {
             return false;
         }
-        Reference reference = outgoing.get().reference();
-        long ttl = outgoing.get().ttlMs();
         boolean confirmed = retryTierMs > 0
-                ? publisher.publishRetry(reference, workload, retryTierMs, ttl)
-                : publisher.publish(reference, workload, ttl);
+                ? publisher.publishRetry(outgoing.get(), retryTierMs)
+                : publisher.publish(outgoing.get());
         if (confirmed) {
             ledger.published(jobId, clock.millis());
         }
@@ -90,6 +88,6 @@ public class JobPublisher {
             return Optional.empty();
         }
         return Optional.of(new ReferencePublisher.Outgoing(new Reference(job.getJobId(), job.getGeneration(),
-                job.getExpiresAt(), job.getSchemaVersion()), workload, ttl));
+                job.getExpiresAt(), job.getSchemaVersion()), workload, ttl, job.getTenant()));
     }
 }

@@ -48,8 +48,8 @@ public class ReferencePublisher {
         final Set<String> returned = ConcurrentHashMap.newKeySet();
     }
 
-    /** One reference to publish to the work exchange, routed to its workload's queue. */
-    public record Outgoing(Reference reference, String workload, long ttlMs) {
+    /** One reference to publish, routed to its workload's queue, and the tenant whose share it counts in. */
+    public record Outgoing(Reference reference, String workload, long ttlMs, String tenant) {
     }
 
     @Inject
@@ -71,13 +71,13 @@ public class ReferencePublisher {
     }
 
     /** To the work exchange, routed to the workload's queue. */
-    public boolean publish(Reference reference, String workload, long ttlMs) {
-        return publish(settings.topology().workExchange(), workload, reference, ttlMs);
+    public boolean publish(Outgoing outgoing) {
+        return publish(settings.topology().workExchange(), outgoing);
     }
 
     /** To a retry tier, from where it returns to the workload's queue after the tier's delay. */
-    public boolean publishRetry(Reference reference, String workload, long tierMs, long ttlMs) {
-        return publish(settings.topology().retryTier(tierMs), workload, reference, ttlMs);
+    public boolean publishRetry(Outgoing outgoing, long tierMs) {
+        return publish(settings.topology().retryTier(tierMs), outgoing);
     }
 
     /**
@@ -85,14 +85,15 @@ public class ReferencePublisher {
      *     it as "expire now" and a JMS client as "never")
      * @return true once the broker confirmed the message and did not return it as unroutable
      */
-    private boolean publish(String exchange, String routingKey, Reference reference, long ttlMs) {
-        if (ttlMs < 1) {
-            throw new IllegalArgumentException("refusing to publish " + reference.jobId() + " with ttl " + ttlMs);
+    private boolean publish(String exchange, Outgoing o) {
+        String jobId = o.reference().jobId();
+        if (o.ttlMs() < 1) {
+            throw new IllegalArgumentException("refusing to publish " + jobId + " with ttl " + o.ttlMs());
         }
-        List<String> confirmed = onSlot(List.of(reference.jobId()), "the reference of job " + reference.jobId(),
-                ch -> ch.basicPublish(exchange, routingKey, true, properties(reference, ttlMs),
-                        reference.toJson().getBytes(StandardCharsets.UTF_8)));
-        return confirmed.contains(reference.jobId());
+        List<String> confirmed = onSlot(List.of(jobId), "the reference of job " + jobId,
+                ch -> ch.basicPublish(exchange, o.workload(), true, properties(o),
+                        o.reference().toJson().getBytes(StandardCharsets.UTF_8)));
+        return confirmed.contains(jobId);
     }
 
     /**
@@ -112,7 +113,7 @@ public class ReferencePublisher {
                 ch -> {
                     for (Outgoing o : outgoing) {
                         ch.basicPublish(settings.topology().workExchange(), o.workload(), true,
-                                properties(o.reference(), o.ttlMs()),
+                                properties(o),
                                 o.reference().toJson().getBytes(StandardCharsets.UTF_8));
                     }
                 });
@@ -154,11 +155,15 @@ public class ReferencePublisher {
         }
     }
 
-    private static AMQP.BasicProperties properties(Reference reference, long ttlMs) {
+    private static AMQP.BasicProperties properties(Outgoing o) {
+        Map<String, Object> headers = new java.util.HashMap<>();
+        headers.put(Reference.EXPIRES_AT_HEADER, o.reference().expiresAt());
+        if (o.tenant() != null) {
+            headers.put(Reference.TENANT_HEADER, o.tenant());
+        }
         return new AMQP.BasicProperties.Builder()
-                .messageId(reference.jobId()).contentType("application/json").deliveryMode(2)
-                .expiration(Long.toString(ttlMs)).timestamp(new Date())
-                .headers(Map.of(Reference.EXPIRES_AT_HEADER, reference.expiresAt())).build();
+                .messageId(o.reference().jobId()).contentType("application/json").deliveryMode(2)
+                .expiration(Long.toString(o.ttlMs())).timestamp(new Date()).headers(headers).build();
     }
 
     private Channel channel(Slot slot) throws IOException, TimeoutException {

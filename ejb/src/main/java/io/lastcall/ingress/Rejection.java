@@ -24,6 +24,10 @@ public enum Rejection {
     REVISION_MISSING(400),
     /** longer than 255 characters, or control characters */
     REVISION_INVALID(400),
+    /** not a non-blank string of at most 128 characters without control characters */
+    TENANT_INVALID(400),
+    /** an envelope names a tenant, and its workload does not allow it (tenant-from-envelope) */
+    TENANT_NOT_ALLOWED(422),
     PAYLOAD_MISSING(400),
     PAYLOAD_INVALID(400),
     /** a request parameter whose cost lastcall cannot estimate or record (e.g. "stream": true) */

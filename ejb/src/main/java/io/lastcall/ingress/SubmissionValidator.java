@@ -34,6 +34,7 @@ public final class SubmissionValidator {
     private static final long MAX_CHOICES = 128;
     /** the ledger's column lengths */
     static final int MAX_SUBJECT = 255;
+    static final int MAX_TENANT = 128;
     static final int MAX_REVISION = 255;
     static final int MAX_MODEL = 128;
 
@@ -148,6 +149,21 @@ public final class SubmissionValidator {
                     + " characters without control characters (got " + revision.length() + ")");
         }
 
+        String tenant = null;
+        JsonValue tenantValue = o.get("tenant");
+        if (tenantValue != null && tenantValue != JsonValue.NULL) {
+            if (!policy.get().tenantFromEnvelope()) {
+                return reject(Rejection.TENANT_NOT_ALLOWED, "workload '" + workload + "' counts the submitting user as"
+                        + " the tenant; lastcall.workload." + workload + ".tenant-from-envelope=true lets an envelope"
+                        + " name its own");
+            }
+            if (!(tenantValue instanceof JsonString t) || t.getString().isBlank() || !storable(t.getString(), MAX_TENANT)) {
+                return reject(Rejection.TENANT_INVALID, "tenant must be a non-blank string of at most " + MAX_TENANT
+                        + " characters without control characters");
+            }
+            tenant = t.getString();
+        }
+
         JsonValue payloadValue = o.get("payload");
         if (payloadValue == null || payloadValue == JsonValue.NULL) {
             return reject(Rejection.PAYLOAD_MISSING, "payload (a chat completions request) is required");
@@ -215,7 +231,7 @@ public final class SubmissionValidator {
         }
         return new Result(new Submission(jobId, workload, schemaNumber.intValue(), deadline, subject, revision, model,
                 maxTokens, choices, promptTexts, definitionTexts,
-                payload.toString()), null, null);
+                payload.toString(), tenant), null, null);
     }
 
     /** Fits its column and holds no control character (U+0000 cannot be stored in PostgreSQL at all). */

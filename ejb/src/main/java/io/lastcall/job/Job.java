@@ -112,6 +112,9 @@ public class Job {
     /** the authenticated user that submitted it: only that user (or an operator or viewer) sees it */
     @Column(name = "submitted_by", length = 128)
     private String submittedBy;
+    /** whose share of the dispatch it counts in: the envelope's tenant, else the submitting user */
+    @Column(name = "tenant", length = 128)
+    private String tenant;
 
     protected Job() {
     }
@@ -226,6 +229,8 @@ public class Job {
     public Long getFinishedAt() { return finishedAt; }
     public Long getPublishRequestedAt() { return publishRequestedAt; }
     public String getSubmittedBy() { return submittedBy; }
+    /** The tenant; a job accepted before tenants were recorded counts as its submitting user's. */
+    public String getTenant() { return tenant != null ? tenant : submittedBy; }
 
     /** Records the tokens its calls count against a provider's tokens-per-minute (set once, at ingress). */
     public Job tokenEstimate(long tokens) {
@@ -242,6 +247,12 @@ public class Job {
     /** Records when the latency forecast at the gate said the answer would arrive. */
     public void predictedAnswerAt(long at) {
         this.predictedAnswerAt = at;
+    }
+
+    /** Records whose share it counts in (set once, at ingress). */
+    public Job tenant(String tenant) {
+        this.tenant = tenant;
+        return this;
     }
 
     /** Records who submitted it (set once, at ingress). */

@@ -18,6 +18,12 @@ public record Reference(String jobId, long generation, long expiresAt, int schem
      */
     public static final String EXPIRES_AT_HEADER = "x-lastcall-expires-at";
 
+    /**
+     * The AMQP header carrying the job's tenant, so the adapter can share the deliveries it holds
+     * out between tenants without reading bodies.
+     */
+    public static final String TENANT_HEADER = "x-lastcall-tenant";
+
     /** What ingress accepts as a job id; a reference to anything else is malformed. */
     public static final java.util.regex.Pattern JOB_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._:@-]{1,128}");
 

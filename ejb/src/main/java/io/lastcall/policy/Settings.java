@@ -121,7 +121,8 @@ public class Settings {
                         .orElse(null),
                 workloadText(name, "budget-period", "day"),
                 AdmissionMode.parse("lastcall.workload." + name + ".predictive-admission",
-                        workloadText(name, "predictive-admission", reader.text("lastcall.admission.predictive", "shadow"))));
+                        workloadText(name, "predictive-admission", reader.text("lastcall.admission.predictive", "shadow"))),
+                Boolean.parseBoolean(workloadText(name, "tenant-from-envelope", "false").trim()));
     }
 
     private long workloadNumber(String workload, String key, long fallback) {

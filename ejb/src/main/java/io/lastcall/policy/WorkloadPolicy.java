@@ -13,10 +13,11 @@ package io.lastcall.policy;
  * @param budget         spend plus reservations allowed per period, or null for no budget
  * @param budgetPeriod   {@code hour}, {@code day} or {@code month} (UTC)
  * @param admission      predictive admission of its LATEST_USEFUL_COMPLETION jobs
+ * @param tenantFromEnvelope whether an envelope may name its tenant (else the submitting user is)
  */
 public record WorkloadPolicy(String name, long maxHorizonMs, long ttlCapMs, long maxExecutionMs, long lateGraceMs,
         boolean keepLateResults, int maxAttempts, java.math.BigDecimal budget, String budgetPeriod,
-        AdmissionMode admission) {
+        AdmissionMode admission, boolean tenantFromEnvelope) {
 
     /** Epoch ms at which the budget period containing {@code now} began. */
     public long budgetPeriodStart(long now) {

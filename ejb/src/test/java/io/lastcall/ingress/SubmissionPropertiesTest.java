@@ -40,7 +40,7 @@ class SubmissionPropertiesTest {
 
     static final long NOW = 1_000_000_000_000L;
     private static final WorkloadPolicy POLICY = new WorkloadPolicy("incident-summary", 3_600_000, 600_000, 60_000,
-            30_000, true, 3, null, "day", io.lastcall.policy.AdmissionMode.SHADOW);
+            30_000, true, 3, null, "day", io.lastcall.policy.AdmissionMode.SHADOW, false);
 
     static SubmissionValidator.Result validate(JsonObject envelope) {
         return SubmissionValidator.validate(envelope, NOW, 50,

@@ -16,7 +16,7 @@ class SubmissionValidatorTest {
 
     private static final long NOW = 1_000_000;
     private static final WorkloadPolicy POLICY = new WorkloadPolicy("incident-summary", 3_600_000, 600_000, 60_000,
-            30_000, true, 3, null, "day", io.lastcall.policy.AdmissionMode.SHADOW);
+            30_000, true, 3, null, "day", io.lastcall.policy.AdmissionMode.SHADOW, false);
 
     private static JsonObjectBuilder valid() {
         return Json.createObjectBuilder()
@@ -159,5 +159,23 @@ class SubmissionValidatorTest {
         SubmissionValidator.Result r = check(valid().remove("job_id").build());
         assertTrue(r.valid());
         assertTrue(r.submission().jobId().startsWith("job-"));
+    }
+
+    @Test
+    void anEnvelopeNamesItsTenantOnlyWhereItsWorkloadAllowsIt() {
+        rejects(Rejection.TENANT_NOT_ALLOWED, valid().add("tenant", "acme"));
+        assertEquals(null, check(valid().build()).submission().tenant(), "absent: the submitting user is the tenant");
+
+        WorkloadPolicy open = new WorkloadPolicy("gateway", 3_600_000, 600_000, 60_000, 30_000, true, 3, null, "day",
+                io.lastcall.policy.AdmissionMode.SHADOW, true);
+        java.util.function.Function<JsonObjectBuilder, SubmissionValidator.Result> viaGateway = o -> SubmissionValidator
+                .validate(o.add("workload", "gateway").build(), NOW, 50,
+                        w -> "gateway".equals(w) ? Optional.of(open) : Optional.empty(), Set.of(1));
+        assertEquals("acme", viaGateway.apply(valid().add("tenant", "acme")).submission().tenant());
+        assertEquals(null, viaGateway.apply(valid()).submission().tenant());
+        for (JsonObjectBuilder wrong : java.util.List.of(valid().add("tenant", " "), valid().add("tenant", 42),
+                valid().add("tenant", "a\nb"), valid().add("tenant", "x".repeat(129)))) {
+            assertEquals(Rejection.TENANT_INVALID, viaGateway.apply(wrong).rejection());
+        }
     }
 }

@@ -100,11 +100,14 @@ class AdapterDeliveryIT {
 
     /**
      * Also the window's order: the first message goes to the consumer thread and blocks there; the
-     * next prefetch - 1 wait in the adapter and go on lowest {@code x-probe-due} first; the last 3
-     * (no header: due on arrival) wait in the broker and come last, in the broker's order.
+     * next prefetch - 1 wait in the adapter. Five of them are tenant "flood"'s, due 1 to 5, and two
+     * are one each of tenants "small-a" and "small-b", due 50 and 60: the tenants take turns, each
+     * lowest {@code x-probe-due} first, so the small ones go right after flood's first, not after
+     * all five (deadline order alone would put them last). The last 3 (flood's, no due header: due
+     * on arrival) wait in the broker and come last, in the broker's order.
      */
     @Test
-    void prefetchBoundsUnacknowledgedMessagesOfABlockedConsumerAndItsWindowGoesOnInHeaderOrder() {
+    void prefetchBoundsUnacknowledgedMessagesOfABlockedConsumerAndItsWindowGoesOnInTurnsAndHeaderOrder() {
         int prefetch = ProbeQueues.BLOCKING_PREFETCH;
         int published = prefetch + 3;
         String prefix = "blocked-" + run + "-";
@@ -114,17 +117,16 @@ class AdapterDeliveryIT {
         Broker.publish(ProbeQueues.BLOCKING, prefix + 0, prefix + 0);
         Await.until("the first taken by the consumer thread", WAIT, () -> blockingActivation().getInt("delivered"),
                 n -> n == 1);
-        long[] window = {20, 13, 6, 28, 21, 14, 7};
+        long[] window = {4, 50, 2, 5, 60, 1, 3};
+        String[] tenants = {"flood", "small-a", "flood", "flood", "small-b", "flood", "flood"};
         assertEquals(prefetch - 1, window.length);
-        java.util.Map<Integer, Long> dues = new java.util.TreeMap<>();
         for (int i = 1; i < published; i++) {
             AMQP.BasicProperties.Builder props = new AMQP.BasicProperties.Builder().messageId(prefix + i)
                     .deliveryMode(2).contentType("text/plain");
-            if (i < prefetch) {
-                long due = window[i - 1];
-                dues.put(i, due);
-                props.headers(java.util.Map.of(ProbeQueues.BLOCKING_ORDER_BY, due));
-            }
+            props.headers(i < prefetch
+                    ? java.util.Map.of(ProbeQueues.BLOCKING_ORDER_BY, window[i - 1],
+                            ProbeQueues.BLOCKING_SHARE_BY, tenants[i - 1])
+                    : java.util.Map.of(ProbeQueues.BLOCKING_SHARE_BY, "flood"));
             Broker.publish(ProbeQueues.BLOCKING, props.build(), (prefix + i).getBytes(StandardCharsets.UTF_8));
         }
 
@@ -138,18 +140,19 @@ class AdapterDeliveryIT {
         assertEquals(List.of(), Api.deliveries(ProbeQueues.BLOCKING, prefix), "nothing processed while blocked");
         assertEquals(prefetch - 1, blockingActivation().getInt("held"), "the rest of the window waits in the adapter");
         assertEquals(ProbeQueues.BLOCKING_ORDER_BY, blockingActivation().getString("order_by"));
+        assertEquals(ProbeQueues.BLOCKING_SHARE_BY, blockingActivation().getString("share_by"));
 
         Broker.publish(ProbeQueues.RELEASE, "release-" + run, "open");
 
         List<Delivery> newestFirst = Await.until("all processed", WAIT,
                 () -> Api.deliveries(ProbeQueues.BLOCKING, prefix), r -> r.size() == published);
-        List<String> expected = new java.util.ArrayList<>(List.of(prefix + 0));
-        dues.entrySet().stream().sorted(java.util.Map.Entry.comparingByValue())
-                .forEach(e -> expected.add(prefix + e.getKey()));
+        // blocked one; flood's 1; small-a's 50; small-b's 60; flood's 2, 3, 4, 5; the broker's three
+        List<String> expected = new java.util.ArrayList<>(
+                IntStream.of(0, 6, 2, 5, 3, 7, 1, 4).mapToObj(i -> prefix + i).toList());
         IntStream.range(prefetch, published).forEach(i -> expected.add(prefix + i));
         List<String> processed = new java.util.ArrayList<>(newestFirst.stream().map(Delivery::body).toList());
         java.util.Collections.reverse(processed);
-        assertEquals(expected, processed, "the one taken first, then the window by its header, then the broker's");
+        assertEquals(expected, processed, "the one taken first, then the window in turns by its header, then the broker's");
         Await.until("queue drained and acked", WAIT, () -> Broker.counts(ProbeQueues.BLOCKING),
                 c -> c.ready() == 0 && c.unacked() == 0);
     }

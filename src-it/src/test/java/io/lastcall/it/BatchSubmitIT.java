@@ -74,4 +74,31 @@ class BatchSubmitIT extends SpyBackedDeployment {
         assertEquals("BATCH_INVALID", refused.json().asJsonObject().getString("reason"));
         assertEquals(403, Api.send("POST", "/api/jobs/batch", "{\"jobs\":[]}", ItConfig.user("viewer")).status());
     }
+
+    /**
+     * The tenant (whose fair share of the window a job counts in) is the submitting user, unless
+     * the workload lets the envelope name it (it-short: tenant-from-envelope=true in it-domain.env).
+     */
+    @Test
+    void theTenantIsTheSubmittingUserUnlessTheWorkloadLetsTheEnvelopeNameIt() {
+        String own = Jobs.newId("tenant-own");
+        String named = Jobs.newId("tenant-named");
+        long expiresAt = Jobs.now() + 60_000;
+        JsonArrayBuilder jobs = Json.createArrayBuilder()
+                .add(Jobs.envelope(own, expiresAt, "spy-ok"))
+                .add(Jobs.envelope(Jobs.newId("tenant-refused"), expiresAt, "spy-ok").add("tenant", "acme"))
+                .add(Jobs.envelope(named, expiresAt, "spy-ok").add("workload", "it-short").add("tenant", "acme"))
+                .add(Jobs.envelope(Jobs.newId("tenant-blank"), expiresAt, "spy-ok").add("workload", "it-short")
+                        .add("tenant", " "));
+        Reply reply = Api.send("POST", "/api/jobs/batch", Json.createObjectBuilder().add("jobs", jobs).build()
+                .toString(), ItConfig.user("submitter"));
+        assertEquals(200, reply.status(), String.valueOf(reply.json()));
+        List<String> results = reply.json().asJsonObject().getJsonArray("results").stream().map(v -> v.asJsonObject())
+                .map(o -> o.getInt("index") + ":" + o.getInt("status") + ":" + o.getString("reason", "-")).toList();
+        assertEquals(List.of("0:201:-", "1:422:TENANT_NOT_ALLOWED", "2:201:-", "3:400:TENANT_INVALID"), results);
+
+        assertEquals("submitter", Jobs.awaitOutcome(own, Duration.ofSeconds(30)).getString("tenant"));
+        assertEquals("acme", Jobs.awaitOutcome(named, Duration.ofSeconds(30)).getString("tenant"));
+        assertEquals(1, spy.requestsFor(named).size(), "the named tenant's job ran like any other");
+    }
 }

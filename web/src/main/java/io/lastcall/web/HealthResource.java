@@ -93,13 +93,13 @@ public class HealthResource {
     public record ConsumerView(String queue, String broker, boolean connected,
             @JsonbNillable @JsonbProperty("consumers_connected") int consumersConnected,
             @JsonbNillable @JsonbProperty("consumers_configured") int consumersConfigured, int prefetch,
-            @JsonbProperty("order_by") String orderBy, int held, long delivered, long acknowledged, long requeued, long rejected, long paused,
+            @JsonbProperty("order_by") String orderBy, @JsonbProperty("share_by") String shareBy, int held, long delivered, long acknowledged, long requeued, long rejected, long paused,
             @JsonbNillable @JsonbProperty("missing_queues") List<String> missingQueues,
             @JsonbNillable @JsonbProperty("last_error") String lastError) {
 
         static ConsumerView of(ConsumerStatus.Activation a) {
             return new ConsumerView(a.queue(), a.broker(), a.connected(), a.consumersConnected(),
-                    a.consumersConfigured(), a.prefetch(), a.orderBy(), a.held(), a.delivered(), a.acknowledged(), a.requeued(), a.rejected(),
+                    a.consumersConfigured(), a.prefetch(), a.orderBy(), a.shareBy(), a.held(), a.delivered(), a.acknowledged(), a.requeued(), a.rejected(),
                     a.paused(), a.missingQueues(), a.lastError());
         }
     }

@@ -20,7 +20,7 @@ public final class JobJson {
     /** A job: its fields, where it stands, its trace and its attempts. */
     @JsonbNillable
     public record JobView(@JsonbNillable @JsonbProperty("job_id") String jobId, String workload, String state, String outcome,
-            String reason, @JsonbNillable @JsonbProperty("expires_at") long expiresAt,
+            String reason, String tenant, @JsonbNillable @JsonbProperty("expires_at") long expiresAt,
             @JsonbNillable @JsonbProperty("deadline_semantics") String deadlineSemantics,
             @JsonbNillable @JsonbProperty("min_execution_ms") long minExecutionMs, String subject,
             @JsonbNillable @JsonbProperty("source_revision") String sourceRevision,
@@ -68,13 +68,13 @@ public final class JobJson {
             String reason, String subject, @JsonbNillable @JsonbProperty("expires_at") long expiresAt,
             @JsonbNillable @JsonbProperty("accepted_at") long acceptedAt,
             @JsonbNillable @JsonbProperty("finished_at") Long finishedAt,
-            @JsonbNillable @JsonbProperty("submitted_by") String submittedBy) {
+            @JsonbNillable @JsonbProperty("submitted_by") String submittedBy, String tenant) {
     }
 
     static JobView of(JobDetails details) {
         Job job = details.job();
         return new JobView(job.getJobId(), job.getWorkload(), job.getState().name(), outcome(job), job.getReason(),
-                job.getExpiresAt(), job.getDeadlineSemantics().name(), job.getMinExecutionMs(), job.getSubject(),
+                job.getTenant(), job.getExpiresAt(), job.getDeadlineSemantics().name(), job.getMinExecutionMs(), job.getSubject(),
                 job.getSourceRevision(), job.getSchemaVersion(), job.getGeneration(), job.getEstimate(),
                 job.getEstimateRevision(), new Trace(job.getAcceptedAt(), job.getPublishedAt(), job.getReceivedAt(),
                         job.getPermitAt(), job.getCheckedAt(), job.getHandedOffAt(), job.getFinishedAt(),
@@ -84,7 +84,8 @@ public final class JobJson {
 
     static JobSummary summary(Job job) {
         return new JobSummary(job.getJobId(), job.getWorkload(), job.getState().name(), outcome(job), job.getReason(),
-                job.getSubject(), job.getExpiresAt(), job.getAcceptedAt(), job.getFinishedAt(), job.getSubmittedBy());
+                job.getSubject(), job.getExpiresAt(), job.getAcceptedAt(), job.getFinishedAt(), job.getSubmittedBy(),
+                job.getTenant());
     }
 
     /** The terminal state, or null while the job has none. */

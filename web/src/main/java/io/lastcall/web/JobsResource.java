@@ -68,12 +68,14 @@ public class JobsResource {
     @APIResponse(responseCode = "400", description = "BODY_MALFORMED, JOB_ID_MALFORMED, WORKLOAD_MISSING, SCHEMA_MISSING,"
             + " DEADLINE_MISSING, DEADLINE_MALFORMED, SEMANTICS_INVALID, MIN_EXECUTION_MISSING,"
             + " MIN_EXECUTION_MALFORMED, SUBJECT_MISSING, SUBJECT_INVALID, REVISION_MISSING, REVISION_INVALID,"
+            + " TENANT_INVALID,"
             + " PAYLOAD_MISSING, PAYLOAD_INVALID")
     @APIResponse(responseCode = "409", description = "DEADLINE_CONFLICT, JOB_ID_TAKEN")
     @APIResponse(responseCode = "413", description = "BODY_TOO_LARGE")
     @APIResponse(responseCode = "415", description = "not application/json")
     @APIResponse(responseCode = "422", description = "WORKLOAD_UNKNOWN, SCHEMA_UNSUPPORTED, DEADLINE_PASSED,"
-            + " DEADLINE_TOO_FAR, MIN_EXECUTION_DOES_NOT_FIT, PAYLOAD_NOT_ACCOUNTABLE, PRICE_UNKNOWN")
+            + " DEADLINE_TOO_FAR, MIN_EXECUTION_DOES_NOT_FIT, PAYLOAD_NOT_ACCOUNTABLE, PRICE_UNKNOWN,"
+            + " TENANT_NOT_ALLOWED")
     @APIResponse(responseCode = "503", description = "CLOCK_UNHEALTHY, LEDGER_UNAVAILABLE")
     public Response submit(InputStream stream) throws IOException {
         long max = settings.ingress().maxBodyBytes();

@@ -10,13 +10,14 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 
-/** NOT_SUPPORTED, one consumer, prefetch 8, ordered by a header: blocks every delivery until the gate opens. */
+/** NOT_SUPPORTED, one consumer, prefetch 8, ordered by a header and shared by another: blocks every delivery until the gate opens. */
 @MessageDriven(activationConfig = {
     @ActivationConfigProperty(propertyName = "resourceAdapter", propertyValue = "lastcall#lastcall-connector"),
     @ActivationConfigProperty(propertyName = "queue", propertyValue = ProbeQueues.BLOCKING),
     @ActivationConfigProperty(propertyName = "prefetch", propertyValue = "" + ProbeQueues.BLOCKING_PREFETCH),
     @ActivationConfigProperty(propertyName = "consumers", propertyValue = "1"),
     @ActivationConfigProperty(propertyName = "orderBy", propertyValue = ProbeQueues.BLOCKING_ORDER_BY),
+    @ActivationConfigProperty(propertyName = "shareBy", propertyValue = ProbeQueues.BLOCKING_SHARE_BY),
     @ActivationConfigProperty(propertyName = "reconnectMaxDelayMs", propertyValue = "1000"),
     @ActivationConfigProperty(propertyName = "shutdownTimeoutMs", propertyValue = "2000")
 })

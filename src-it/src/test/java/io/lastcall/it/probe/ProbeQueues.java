@@ -16,6 +16,8 @@ public final class ProbeQueues {
     public static final int BLOCKING_PREFETCH = 8;
     /** The header by which the blocking probe's activation hands out what it holds, lowest first. */
     public static final String BLOCKING_ORDER_BY = "x-probe-due";
+    /** The header whose values take turns at what the blocking probe's activation holds. */
+    public static final String BLOCKING_SHARE_BY = "x-probe-tenant";
 
     private ProbeQueues() {
     }
