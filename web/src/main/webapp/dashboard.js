@@ -159,6 +159,15 @@
         .forEach((v) => tr.appendChild(el('td', v)));
       backends.appendChild(tr);
     });
+    const tenants = $('tenants-body');
+    tenants.replaceChildren();
+    const percent = (r) => (r === undefined || r === null ? '–' : (100 * r).toFixed(1) + ' %');
+    (body.tenants || []).forEach((t) => {
+      const tr = el('tr', null, { 'data-tenant': t.tenant });
+      [t.tenant, t.ended, t.dispatched, percent(t.share), t.on_time, percent(t.on_time_rate)]
+        .forEach((v) => tr.appendChild(el('td', v)));
+      tenants.appendChild(tr);
+    });
   }
 
   async function chart() {

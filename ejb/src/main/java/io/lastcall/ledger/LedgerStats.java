@@ -117,6 +117,23 @@ public class LedgerStats {
         }
     }
 
+    /** How far back the per-tenant figures reach: the jobs that ended in the last hour. */
+    public static final long TENANT_WINDOW_MS = 3_600_000;
+    /** Tenants shown one by one, the most jobs first; the rest are summed as {@link #OTHER_TENANTS}. */
+    public static final int TENANTS_SHOWN = 50;
+    public static final String OTHER_TENANTS = "(others)";
+
+    /**
+     * One tenant's jobs that ended in the window: how many, how many of them had a call (their
+     * share of the model), how many were answered on time.
+     */
+    public record Tenant(String tenant, long ended, long dispatched, long onTime) {
+
+        Tenant plus(Tenant o) {
+            return new Tenant(tenant, ended + o.ended, dispatched + o.dispatched, onTime + o.onTime);
+        }
+    }
+
     /** A job not counted in the ended totals yet. */
     private static final String LIVE_JOB = "(j.finishedAt > :rolledUpTo or j.state in :open)";
     /** An attempt of such a job. */
@@ -207,6 +224,34 @@ public class LedgerStats {
             result.computeIfAbsent(ended.getWorkload(), k -> new Workload()).addEnded(ended);
         }
         return result;
+    }
+
+    /**
+     * Per tenant, the jobs that ended in the {@link #TENANT_WINDOW_MS} before {@code now} (the
+     * index on finished_at finds them), most jobs first: the first {@link #TENANTS_SHOWN}, then the
+     * rest summed. A job accepted before tenants were recorded counts as its submitting user's.
+     */
+    @SuppressWarnings("unchecked")
+    public List<Tenant> byTenant(long now) {
+        Map<String, Tenant> sums = new TreeMap<>();
+        for (Object[] row : (List<Object[]>) em.createQuery("select j.tenant, j.submittedBy, count(j),"
+                + " sum(case when j.handedOffAt is not null then 1 else 0 end),"
+                + " sum(case when j.state = io.lastcall.job.JobState.COMPLETED and j.reason = 'ON_TIME' then 1 else 0 end)"
+                + " from Job j where j.finishedAt > :since group by j.tenant, j.submittedBy")
+                .setParameter("since", now - TENANT_WINDOW_MS).getResultList()) {
+            String tenant = row[0] != null ? (String) row[0] : row[1] != null ? (String) row[1] : "";
+            sums.merge(tenant, new Tenant(tenant, ((Number) row[2]).longValue(), ((Number) row[3]).longValue(),
+                    ((Number) row[4]).longValue()), Tenant::plus);
+        }
+        List<Tenant> byJobs = new java.util.ArrayList<>(sums.values());
+        byJobs.sort(java.util.Comparator.comparingLong(Tenant::ended).reversed().thenComparing(Tenant::tenant));
+        if (byJobs.size() <= TENANTS_SHOWN) {
+            return byJobs;
+        }
+        List<Tenant> shown = new java.util.ArrayList<>(byJobs.subList(0, TENANTS_SHOWN));
+        shown.add(byJobs.subList(TENANTS_SHOWN, byJobs.size()).stream()
+                .reduce(new Tenant(OTHER_TENANTS, 0, 0, 0), Tenant::plus));
+        return shown;
     }
 
     /**

@@ -58,6 +58,14 @@ class DashboardIT extends SpyBackedDeployment {
                     .findElements(By.cssSelector("#admission-body tr[data-admission='incident-summary']")).stream()
                     .findFirst().orElse(null));
             assertEquals("shadow", admission.findElements(By.tagName("td")).get(1).getText(), admission.getText());
+            // per tenant: the jobs above count as their submitting user's, with its share of the calls
+            WebElement tenant = Browser.await(browser, "the submitter's row in the tenants table", d -> d
+                    .findElements(By.cssSelector("#tenants-body tr[data-tenant='submitter']")).stream()
+                    .findFirst().orElse(null));
+            List<WebElement> tenantCells = tenant.findElements(By.tagName("td"));
+            assertTrue(Long.parseLong(tenantCells.get(1).getText()) >= completed.size() + 1, tenant.getText());
+            assertTrue(tenantCells.get(3).getText().endsWith(" %"), "share of the calls: " + tenant.getText());
+            assertTrue(tenantCells.get(5).getText().endsWith(" %"), "on-time rate: " + tenant.getText());
             Browser.screenshot(browser, "dashboard-viewer");
 
             browser.findElement(By.id("logout")).click();

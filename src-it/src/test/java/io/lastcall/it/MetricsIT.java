@@ -30,8 +30,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class MetricsIT extends SpyBackedDeployment {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
+    /** tenant: the 50 with the most jobs in the last hour, the rest summed as "(others)" */
     private static final Set<String> BOUNDED_LABELS = Set.of("workload", "outcome", "reason", "state", "queue", "le",
-            "backend");
+            "backend", "tenant");
 
     @Test
     void aScrapeParsesAndCarriesOutcomesLatenciesPermitsQueuesAndMoney() throws Exception {
@@ -103,6 +104,13 @@ class MetricsIT extends SpyBackedDeployment {
         for (String counter : List.of("lastcall_admission_refused_total", "lastcall_admission_refused_estimate_total")) {
             assertTrue(samples.stream().anyMatch(s -> s.name().equals(counter) && s.labels().equals(summary)), counter);
         }
+        // per tenant: the holders and the expired job count as their submitting user's, in the last hour
+        Map<String, String> submitter = Map.of("tenant", "submitter");
+        assertTrue(value(samples, "lastcall_tenant_jobs_ended", submitter) >= completed.size() + 1);
+        double share = value(samples, "lastcall_tenant_share", submitter);
+        assertTrue(share > 0 && share <= 1, "the submitter's share of the calls: " + share);
+        double onTime = value(samples, "lastcall_tenant_on_time_ratio", submitter);
+        assertTrue(onTime > 0 && onTime < 1, "completed holders and an expiry: " + onTime);
 
         Set<String> labels = samples.stream().filter(s -> s.name().startsWith("lastcall_"))
                 .flatMap(s -> s.labels().keySet().stream()).collect(Collectors.toSet());

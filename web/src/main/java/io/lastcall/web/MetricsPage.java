@@ -39,6 +39,7 @@ public class MetricsPage {
     private volatile Map<String, QueueDepths.Depth> depths = Map.of();
     private volatile Map<String, BackendStates.BackendState> backends = Map.of();
     private volatile Map<String, ModelLatencies.BackendLatency> latencies = Map.of();
+    private volatile Map<String, StatsResource.TenantView> tenants = Map.of();
     private PrometheusMeterRegistry registry;
 
     @Inject
@@ -77,6 +78,8 @@ public class MetricsPage {
                 d -> d));
         backends = backendStates.read(clock.millis(), settings.backends())
                 .stream().collect(java.util.stream.Collectors.toMap(BackendStates.BackendState::backend, b -> b));
+        tenants = StatsResource.TenantView.of(stats.byTenant(clock.millis())).stream()
+                .collect(java.util.stream.Collectors.toMap(StatsResource.TenantView::tenant, t -> t));
         registerAll();
         return registry.scrape();
     }
@@ -158,6 +161,14 @@ public class MetricsPage {
             latencyGauge("lastcall.backend.latency.p95.seconds", "p95 from claim to a 2xx answer, this server's"
                     + " answers in the live latency window", key, ModelLatencies.BackendLatency::p95Ms);
         }));
+        tenants.keySet().forEach(tenant -> once("tenant " + tenant, () -> {
+            tenantGauge("lastcall.tenant.jobs.ended", "the tenant's jobs that ended in the last hour", tenant,
+                    StatsResource.TenantView::ended);
+            tenantGauge("lastcall.tenant.share", "the tenant's part of the calls made for the jobs that ended in"
+                    + " the last hour (0 to 1)", tenant, t -> t.share() == null ? 0 : t.share());
+            tenantGauge("lastcall.tenant.on.time.ratio", "the part of the tenant's jobs that ended in the last hour"
+                    + " that were answered on time (0 to 1)", tenant, t -> t.onTimeRate() == null ? 0 : t.onTimeRate());
+        }));
         for (ConsumerStatus.Activation a : ConsumerStatus.activations()) {
             once("unacked " + a.queue(), () -> Gauge.builder("lastcall.consumer.unacknowledged", a.queue(),
                     MetricsPage::unacknowledged).description("deliveries this server holds and has not settled")
@@ -171,6 +182,15 @@ public class MetricsPage {
             BackendStates.BackendState b = m.backends.get(key);
             return b == null ? 0 : value.applyAsDouble(b);
         }).description(description).tag("backend", key).register(registry);
+    }
+
+    /** A tenant that left the window reads 0. */
+    private void tenantGauge(String name, String description, String tenant,
+            ToDoubleFunction<StatsResource.TenantView> value) {
+        Gauge.builder(name, this, m -> {
+            StatsResource.TenantView t = m.tenants.get(tenant);
+            return t == null ? 0 : value.applyAsDouble(t);
+        }).description(description).tag("tenant", tenant).register(registry);
     }
 
     private void latencyGauge(String name, String description, String key,

@@ -79,12 +79,32 @@ public class StatsResource {
         Map<String, ModelLatencies.BackendLatency> latency = latencies.byBackend();
         return new Stats(view(stats.byWorkload(now)), queueDepths.read(), backendStates.read(now,
                 settings.backends()).stream()
-                .map(b -> BackendView.of(b, latency.get(b.backend()), metrics.tooManyRequestsFrom(b.backend()))).toList());
+                .map(b -> BackendView.of(b, latency.get(b.backend()), metrics.tooManyRequestsFrom(b.backend()))).toList(),
+                TenantView.of(stats.byTenant(now)));
     }
 
-    /** Each workload's figures, the queues' depths in RabbitMQ, and what the fleet knows of each model backend. */
+    /**
+     * Each workload's figures, the queues' depths in RabbitMQ, what the fleet knows of each model
+     * backend, and each tenant's jobs of the last hour.
+     */
     public record Stats(Map<String, WorkloadView> workloads, List<QueueDepths.Depth> queues,
-            List<BackendView> backends) {
+            List<BackendView> backends, List<TenantView> tenants) {
+    }
+
+    /**
+     * One tenant's jobs that ended in the last hour: how many; how many had a call, and what share
+     * of all the calls that is; how many were answered on time, and what part of its jobs that is
+     * (null when there is nothing to divide).
+     */
+    public record TenantView(String tenant, long ended, long dispatched, Double share,
+            @JsonbProperty("on_time") long onTime, @JsonbProperty("on_time_rate") Double onTimeRate) {
+
+        static List<TenantView> of(List<LedgerStats.Tenant> tenants) {
+            long calls = tenants.stream().mapToLong(LedgerStats.Tenant::dispatched).sum();
+            return tenants.stream().map(t -> new TenantView(t.tenant(), t.ended(), t.dispatched(),
+                    calls == 0 ? null : t.dispatched() / (double) calls, t.onTime(),
+                    t.ended() == 0 ? null : t.onTime() / (double) t.ended())).toList();
+        }
     }
 
     /**
