@@ -178,28 +178,28 @@ public class MetricsPage {
 
     private void backendGauge(String name, String description, String key,
             ToDoubleFunction<BackendStates.BackendState> value) {
-        Gauge.builder(name, this, m -> {
-            BackendStates.BackendState b = m.backends.get(key);
-            return b == null ? 0 : value.applyAsDouble(b);
-        }).description(description).tag("backend", key).register(registry);
+        keyedGauge(name, description, "backend", key, m -> m.backends, value);
     }
 
     /** A tenant that left the window reads 0. */
     private void tenantGauge(String name, String description, String tenant,
             ToDoubleFunction<StatsResource.TenantView> value) {
-        Gauge.builder(name, this, m -> {
-            StatsResource.TenantView t = m.tenants.get(tenant);
-            return t == null ? 0 : value.applyAsDouble(t);
-        }).description(description).tag("tenant", tenant).register(registry);
+        keyedGauge(name, description, "tenant", tenant, m -> m.tenants, value);
     }
 
     private void latencyGauge(String name, String description, String key,
             ToDoubleFunction<ModelLatencies.BackendLatency> millis) {
         // no answers in the window: 0, not NaN
+        keyedGauge(name, description, "backend", key, m -> m.latencies, l -> millis.applyAsDouble(l) / 1000.0);
+    }
+
+    /** A gauge of one entry of a map the last scrape read; 0 while the map has no such entry. */
+    private <T> void keyedGauge(String name, String description, String label, String key,
+            java.util.function.Function<MetricsPage, Map<String, T>> map, ToDoubleFunction<T> value) {
         Gauge.builder(name, this, m -> {
-            ModelLatencies.BackendLatency l = m.latencies.get(key);
-            return l == null ? 0 : millis.applyAsDouble(l) / 1000.0;
-        }).description(description).tag("backend", key).register(registry);
+            T entry = map.apply(m).get(key);
+            return entry == null ? 0 : value.applyAsDouble(entry);
+        }).description(description).tag(label, key).register(registry);
     }
 
     private void registerInFlight(String workload, String state) {
