@@ -27,7 +27,8 @@ import java.util.logging.Logger;
 
 /**
  * One received reference, start to end (docs/design.md §3): receipt → permit wait (earliest
- * deadline first) → final gate (claim) → connect to the backend → last check and HANDED_OFF
+ * deadline first) → final gate (claim; while the backend is paused or its per-minute limits are
+ * full, a wait in {@link BackendWaits}, earliest deadline first) → connect to the backend → last check and HANDED_OFF
  * commit → the one write of the prepared request — on the consumer thread — then, on a call thread
  * of {@link CallExecutor} that holds the permit: answer → settle (→ a retry tier for a failure
  * proven not to have run).
@@ -52,6 +53,9 @@ public class Worker {
 
     @EJB
     DispatchPermits permits;
+
+    @EJB
+    BackendWaits backendWaits;
 
     @EJB
     CallExecutor calls;
@@ -90,13 +94,15 @@ public class Worker {
 
     private void run(ReceivedMessage message) {
         long uncertainty = clockHealth.marginMs();
-        // a permit free at once (nobody waiting): receipt and gate in one transaction
-        Long permitAt = permits.tryAcquire() ? clock.millis() : null;
+        // a permit free at once (nobody waiting for a permit or a backend): receipt and gate in one
+        // transaction
+        HeldPermit permit = new HeldPermit();
+        permit.at = backendWaits.waiting() == 0 && permits.tryAcquire() ? clock.millis() : null;
         boolean permitHandedOn = false;
         try {
             DispatchLedger.Receipt receipt;
             DispatchLedger.GateResult gate = null;
-            if (permitAt != null) {
+            if (permit.at != null) {
                 DispatchLedger.Admission admission = ledger.receiveAndGate(message, settings.schemaVersions(),
                         settings.workerDeliveryLog(), uncertainty, settings::workloadOrDefault, settings::backend);
                 receipt = admission.receipt();
@@ -116,20 +122,24 @@ public class Worker {
                 if (backend.rateLimited()) {
                     ensureRow(RATE_ROWS, backend.key(), () -> ledger.ensureRateRow(backend));
                 }
-                if (permitAt == null) {
-                    permitAt = waitForPermit(receipt, uncertainty);
+                if (backendWaits.occupied(backend.key())) {
+                    // jobs here already wait for this backend: queue among them by deadline, without
+                    // a permit (receipt may have taken one)
+                    releaseHeld(permit);
+                    gate = gateInTurn(receipt, policy, backend, uncertainty, clock.millis(), permit);
+                } else {
+                    if (permit.at == null) {
+                        permit.at = waitForPermit(receipt, uncertainty);
+                    }
+                    gate = ledger.gate(receipt.jobId(), permit.at, uncertainty, policy, backend);
                 }
-                gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy, backend);
             }
-            while (gate.decision() == GateDecision.WAIT_FOR_BACKEND) {
+            if (gate.decision() == GateDecision.WAIT_FOR_BACKEND) {
                 // the backend asked every server not to call it yet, or its per-minute limits are full
                 // until then: wait here (the delivery stays unacknowledged), without a permit another
                 // job could use
-                permits.release();
-                permitAt = null;
-                sleepUntil(gate.pausedUntil());
-                permitAt = waitForPermit(receipt, uncertainty);
-                gate = ledger.gate(receipt.jobId(), permitAt, uncertainty, policy, backend);
+                releaseHeld(permit);
+                gate = gateInTurn(receipt, policy, backend, uncertainty, gate.pausedUntil(), permit);
             }
             if (gate.decision() != GateDecision.NOT_CLAIMABLE) {
                 metrics.queueResidence(gate.workload(), gate.publishedAt(), gate.receivedAt());
@@ -146,8 +156,8 @@ public class Worker {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while waiting for a dispatch permit", e);
         } finally {
-            if (permitAt != null && !permitHandedOn) {
-                permits.release();
+            if (!permitHandedOn) {
+                releaseHeld(permit);
             }
         }
     }
@@ -299,19 +309,53 @@ public class Worker {
         known.add(key);
     }
 
+    /** When this delivery's dispatch permit was granted (epoch ms); null while it holds none. */
+    private static final class HeldPermit {
+        Long at;
+    }
+
+    private void releaseHeld(HeldPermit permit) {
+        if (permit.at != null) {
+            permits.release();
+            permit.at = null;
+        }
+    }
+
+    /**
+     * Waits for the backend's turn ({@link BackendTurns}: once it opens, earliest last dispatchable
+     * instant first), then for a permit (left in {@code permit}), then gates; again while the gate
+     * finds the backend still closed.
+     */
+    private DispatchLedger.GateResult gateInTurn(DispatchLedger.Receipt receipt, WorkloadPolicy policy,
+            Backend backend, long uncertainty, long opensAt, HeldPermit permit) throws InterruptedException {
+        long lastDispatchAt = receipt.deadline().lastDispatchAt(uncertainty);
+        long closedUntil = opensAt;
+        while (backendWaits.take(backend.key(), lastDispatchAt, closedUntil)) {
+            DispatchLedger.GateResult gate = null;
+            try {
+                permit.at = waitForPermit(receipt, uncertainty);
+                gate = ledger.gate(receipt.jobId(), permit.at, uncertainty, policy, backend);
+            } finally {
+                // closed until then (it waits, or it was ended because it could not): the line learns
+                // it, so the jobs it comes too late for are ended now rather than at their instant
+                boolean closed = gate != null && gate.pausedUntil() > gate.checkedAt();
+                backendWaits.pass(backend.key(), closed ? gate.pausedUntil() : null);
+            }
+            if (gate.decision() != GateDecision.WAIT_FOR_BACKEND) {
+                return gate;
+            }
+            releaseHeld(permit);
+            closedUntil = gate.pausedUntil();
+        }
+        // its last dispatchable instant came before its turn: the gate ends it
+        return ledger.gate(receipt.jobId(), null, uncertainty, policy, backend);
+    }
+
     /** Waits for a permit for as long as the job may still be dispatched; returns when it was granted, or null. */
     private Long waitForPermit(DispatchLedger.Receipt receipt, long uncertainty) throws InterruptedException {
         // the queue gives up by itself at the last dispatchable instant
         long lastDispatchAt = receipt.deadline().lastDispatchAt(uncertainty);
         return lastDispatchAt > clock.millis() && permits.acquire(lastDispatchAt) ? clock.millis() : null;
-    }
-
-
-    private void sleepUntil(long epochMs) throws InterruptedException {
-        long ms = epochMs - clock.millis();
-        if (ms > 0) {
-            Thread.sleep(ms);
-        }
     }
 
     private static void sleep(long ms) {

@@ -68,6 +68,7 @@ class MetricsIT extends SpyBackedDeployment {
         }
         assertEquals(2, value(samples, "lastcall_dispatch_permits", Map.of()), "LASTCALL_DISPATCH_PERMITS=2");
         assertEquals("gauge", family(samples, "lastcall_jobs_waiting_locally").type());
+        assertEquals("gauge", family(samples, "lastcall_jobs_waiting_for_backend").type());
         assertTrue(samples.stream().anyMatch(s -> s.name().equals("lastcall_broker_messages_ready")
                 && "it.lastcall.work.incident-summary".equals(s.labels().get("queue"))), "read from RabbitMQ");
         assertTrue(samples.stream().anyMatch(s -> s.name().equals("lastcall_consumer_unacknowledged")));

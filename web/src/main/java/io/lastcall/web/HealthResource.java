@@ -2,6 +2,7 @@ package io.lastcall.web;
 
 import io.lastcall.broker.BrokerTopology;
 import io.lastcall.clock.ClockHealth;
+import io.lastcall.dispatch.BackendWaits;
 import io.lastcall.dispatch.DispatchPermits;
 import io.lastcall.health.Health;
 import io.lastcall.instance.Incarnation;
@@ -25,7 +26,8 @@ import org.eclipse.microprofile.openapi.annotations.security.SecurityRequirement
 /**
  * {@code GET /api/health}: 200 when the database answers, the topology is declared, every
  * RabbitMQ consumer of every activation is connected and the clock admits jobs; 503 otherwise,
- * with the reasons. Also reports dispatch permits in use and jobs waiting locally for one.
+ * with the reasons. Also reports dispatch permits in use, jobs waiting locally for one, and jobs
+ * waiting locally for a paused or rate-limited backend.
  */
 @APIResponse(responseCode = "401", description = Roles.UNAUTHENTICATED)
 @APIResponse(responseCode = "403", description = Roles.FORBIDDEN)
@@ -39,6 +41,9 @@ public class HealthResource {
 
     @EJB
     DispatchPermits permits;
+
+    @EJB
+    BackendWaits backendWaits;
 
     @EJB
     Incarnation incarnation;
@@ -69,7 +74,7 @@ public class HealthResource {
                         broker.activations().stream().map(ConsumerView::of).toList()),
                 new ClockView(reading.status().name(), reading.reference(), reading.skewMs(), reading.detail(),
                         now.clock().admitting()),
-                new DispatchView(permits.size(), permits.inUse(), permits.waiting()), instance());
+                new DispatchView(permits.size(), permits.inUse(), permits.waiting(), backendWaits.waiting()), instance());
         return Response.status(up ? 200 : 503).entity(body).build();
     }
 
@@ -108,7 +113,8 @@ public class HealthResource {
             boolean admitting) {
     }
 
-    public record DispatchView(int permits, @JsonbProperty("in_use") int inUse, int waiting) {
+    public record DispatchView(int permits, @JsonbProperty("in_use") int inUse, int waiting,
+            @JsonbProperty("waiting_for_backend") int waitingForBackend) {
     }
 
     /** This server boot, its lease, and every boot whose lease holds (the servers sharing the ledger). */

@@ -1,6 +1,7 @@
 package io.lastcall.web;
 
 import io.lastcall.broker.QueueDepths;
+import io.lastcall.dispatch.BackendWaits;
 import io.lastcall.dispatch.DispatchPermits;
 import io.lastcall.broker.ConsumerStatus;
 import io.lastcall.job.Outcome;
@@ -52,6 +53,9 @@ public class MetricsPage {
     DispatchPermits permits;
 
     @EJB
+    BackendWaits backendWaits;
+
+    @EJB
     BackendStates backendStates;
 
     @Inject
@@ -93,6 +97,9 @@ public class MetricsPage {
                     .description("calls in flight on this server").register(registry);
             Gauge.builder("lastcall.jobs.waiting.locally", permits, DispatchPermits::waiting)
                     .description("received jobs waiting on this server for a dispatch permit").register(registry);
+            Gauge.builder("lastcall.jobs.waiting.for.backend", backendWaits, BackendWaits::waiting)
+                    .description("received jobs waiting on this server for a paused or rate-limited backend")
+                    .register(registry);
         });
         ledger.forEach((workload, w) -> {
             Tags tags = Tags.of("workload", workload);
