@@ -230,7 +230,12 @@ public class Job {
     public Long getPublishRequestedAt() { return publishRequestedAt; }
     public String getSubmittedBy() { return submittedBy; }
     /** The tenant; a job accepted before tenants were recorded counts as its submitting user's. */
-    public String getTenant() { return tenant != null ? tenant : submittedBy; }
+    public String getTenant() { return tenantOf(tenant, submittedBy); }
+
+    /** A job's tenant from its columns: a job accepted before tenants (0.x) counts as its submitter's. */
+    public static String tenantOf(String tenant, String submittedBy) {
+        return tenant != null ? tenant : submittedBy != null ? submittedBy : "";
+    }
 
     /** Records the tokens its calls count against a provider's tokens-per-minute (set once, at ingress). */
     public Job tokenEstimate(long tokens) {

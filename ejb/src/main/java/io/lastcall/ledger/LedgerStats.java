@@ -239,7 +239,7 @@ public class LedgerStats {
                 + " sum(case when j.state = io.lastcall.job.JobState.COMPLETED and j.reason = 'ON_TIME' then 1 else 0 end)"
                 + " from Job j where j.finishedAt > :since group by j.tenant, j.submittedBy")
                 .setParameter("since", now - TENANT_WINDOW_MS).getResultList()) {
-            String tenant = row[0] != null ? (String) row[0] : row[1] != null ? (String) row[1] : "";
+            String tenant = Job.tenantOf((String) row[0], (String) row[1]);
             sums.merge(tenant, new Tenant(tenant, ((Number) row[2]).longValue(), ((Number) row[3]).longValue(),
                     ((Number) row[4]).longValue()), Tenant::plus);
         }

@@ -77,12 +77,13 @@ public class MetricsPage {
 
     /** The Prometheus text exposition, with the ledger and broker figures read now. */
     public synchronized String scrape() {
-        ledger = stats.byWorkload(clock.millis());
+        long now = clock.millis();
+        ledger = stats.byWorkload(now);
         depths = queueDepths.read().stream().collect(java.util.stream.Collectors.toMap(QueueDepths.Depth::queue,
                 d -> d));
-        backends = backendStates.read(clock.millis(), settings.backends())
+        backends = backendStates.read(now, settings.backends())
                 .stream().collect(java.util.stream.Collectors.toMap(BackendStates.BackendState::backend, b -> b));
-        tenants = StatsResource.TenantView.of(stats.byTenant(clock.millis())).stream()
+        tenants = StatsResource.TenantView.of(stats.byTenant(now)).stream()
                 .collect(java.util.stream.Collectors.toMap(StatsResource.TenantView::tenant, t -> t));
         registerAll();
         return registry.scrape();
