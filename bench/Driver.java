@@ -61,6 +61,14 @@ public class Driver {
             fairness(args[6], report);
             return;
         }
+        if (args.length > 5 && args[5].equals("cost")) {
+            cost(args[6], Long.parseLong(args[7]), args[8]);
+            return;
+        }
+        if (args.length > 5 && args[5].equals("cost-report")) {
+            writeCost(report, List.of(args).subList(6, args.length));
+            return;
+        }
         if (args.length > 5 && args[5].equals("admission")) {
             admission(args[6], report);
             return;
@@ -595,6 +603,107 @@ public class Driver {
                 on[5] / Math.max(1e-9, off[5]), 100 * (1 - on[5] / Math.max(1e-9, off[5])), on[3] / Math.max(1, off[3]),
                 shadow[9], shadow[8], 100 * shadow[9] / Math.max(1, shadow[8]), 100 * shadow[9] / Math.max(1, shadow[0])));
         replaceSection(report, "\n## Predictive admission\n", s.toString());
+    }
+
+    // ---- cost per job ----
+
+    /**
+     * What a completed job costs the server (bench/run cost restarts it with the EAR of each build
+     * it measures): CPU seconds of the server's process per 1,000 jobs, from /proc, and
+     * PostgreSQL's transactions per job, from pg_stat_database, for a backlog of 10,000 submitted
+     * in batches and drained against a zero-latency model, and for 2,000 single submissions
+     * (8 client threads) until they completed. Figures go to bench/target/cost-LABEL.txt:
+     * drain/s, CPU s per 1,000 drained, transactions per drained job, single/s, CPU s per 1,000
+     * single, transactions per single job.
+     */
+    static void cost(String label, long pid, String database) throws Exception {
+        // the server was just deployed: its code compiled and its pools filled, as the measured runs need
+        ingressSingle(500, 8);
+        drain(2_000);
+        awaitIdle();
+        double[] drained = costOf(pid, database, 10_000, () -> drain(10_000));
+        double[] single = costOf(pid, database, 2_000, () -> {
+            long before = terminal();
+            double rate = ingressSingle(2_000, 8);
+            while (terminal() < before + 2_000) {
+                Thread.sleep(200);
+            }
+            return rate;
+        });
+        String figures = String.format(Locale.ROOT, "%.1f %.3f %.2f %.1f %.3f %.2f", drained[0], drained[1], drained[2],
+                single[0], single[1], single[2]);
+        Files.writeString(Path.of("bench/target/cost-" + label + ".txt"), figures);
+        System.out.println("cost " + label + ": " + figures);
+    }
+
+    interface Rated {
+        double run() throws Exception;
+    }
+
+    /** {rate, server CPU s per 1,000 jobs, database transactions per job} of one measured run of {@code jobs} jobs. */
+    static double[] costOf(long pid, String database, int jobs, Rated run) throws Exception {
+        long cpuBefore = cpuTicks(pid);
+        long xactBefore = transactions(database);
+        double rate = run.run();
+        awaitIdle();
+        long cpu = cpuTicks(pid) - cpuBefore;
+        long xact = transactions(database) - xactBefore;
+        return new double[] {rate, cpu / 100.0 * 1_000 / jobs, (double) xact / jobs};
+    }
+
+    /** utime + stime of a process in clock ticks (USER_HZ, 100 on Linux), from /proc/PID/stat. */
+    static long cpuTicks(long pid) throws Exception {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        // the fields after the command's closing parenthesis; utime and stime are the 14th and 15th
+        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+    }
+
+    /**
+     * Committed and rolled back transactions of a database. PostgreSQL reports an idle
+     * connection's counts up to 10 s late (PGSTAT_IDLE_INTERVAL), so this waits 11 s first.
+     */
+    static long transactions(String database) throws Exception {
+        Thread.sleep(11_000);
+        ProcessBuilder pb = new ProcessBuilder("psql", "-h", "127.0.0.1", "-U", "lastcall", "-d", database, "-qtAc",
+                "select xact_commit + xact_rollback from pg_stat_database where datname = '" + database + "'")
+                .redirectErrorStream(true);
+        pb.environment().put("PGPASSWORD", "lastcall");
+        Process psql = pb.start();
+        String out = new String(psql.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (psql.waitFor() != 0) {
+            throw new IllegalStateException("psql: " + out);
+        }
+        return Long.parseLong(out);
+    }
+
+    /** The cost section: one row per measured build, the first the one the others are compared with. */
+    static void writeCost(Path report, List<String> labels) throws Exception {
+        StringBuilder s = new StringBuilder("\n## Cost per job\n\n" + LocalDate.now() + ", `./bench/run cost "
+                + String.join(" ", labels.subList(0, labels.size() - 1)) + "`: each build's EAR on the same server,"
+                + " restarted between builds, one after the other in one run. Server CPU from `/proc` of the"
+                + " server's process, transactions from PostgreSQL's `pg_stat_database` (everything the server"
+                + " commits in the ledger's database, the reconciler's passes included). After a warm-up of 500"
+                + " single submissions and a drained backlog of 2,000.\n\n"
+                + "| build | drain, 10,000 in batches (zero-latency model) | CPU s / 1,000 jobs | transactions / job"
+                + " | single `POST /api/jobs`, 2,000 on 8 threads | CPU s / 1,000 jobs | transactions / job |\n"
+                + "|---|---|---|---|---|---|---|\n");
+        double[] first = null;
+        for (String label : labels) {
+            String[] f = Files.readString(Path.of("bench/target/cost-" + label + ".txt")).trim().split(" ");
+            double[] v = new double[f.length];
+            for (int i = 0; i < f.length; i++) {
+                v[i] = Double.parseDouble(f[i]);
+            }
+            if (first == null) {
+                first = v;
+            }
+            s.append(String.format(Locale.ROOT, "| %s | %.0f/s (%.2f×) | %.2f (%.2f×) | %.2f | %.0f/s (%.2f×) |"
+                    + " %.2f (%.2f×) | %.2f |\n", label, v[0], v[0] / first[0], v[1], v[1] / first[1], v[2], v[3],
+                    v[3] / first[3], v[4], v[4] / first[4], v[5]));
+        }
+        replaceSection(report, "\n## Cost per job\n", s.toString());
+        System.out.println(s);
     }
 
     /** Writes {@code section} at the report's end, in place of an earlier one whose heading starts with {@code heading}. */

@@ -1,5 +1,6 @@
 package io.lastcall.dispatch;
 
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.PriorityQueue;
@@ -18,20 +19,13 @@ import java.util.function.LongSupplier;
  */
 public final class BackendTurns {
 
-    private static final class Waiter {
-        final long lastDispatchAt;
-        final long arrival;
-
-        Waiter(long lastDispatchAt, long arrival) {
-            this.lastDispatchAt = lastDispatchAt;
-            this.arrival = arrival;
-        }
+    private record Waiter(long lastDispatchAt, long arrival) {
     }
 
     /** One backend's waiters, the one holding the turn, and when the backend opens again. */
     private final class Room {
-        final PriorityQueue<Waiter> waiting = new PriorityQueue<>((a, b) -> a.lastDispatchAt != b.lastDispatchAt
-                ? Long.compare(a.lastDispatchAt, b.lastDispatchAt) : Long.compare(a.arrival, b.arrival));
+        final PriorityQueue<Waiter> waiting = new PriorityQueue<>(
+                Comparator.comparingLong(Waiter::lastDispatchAt).thenComparingLong(Waiter::arrival));
         final Condition changed = lock.newCondition();
         boolean turnTaken;
         long opensAt;

@@ -35,6 +35,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 /**
  * The worker path's transactions (docs/design.md, "Transactions"), each short, each locking the
@@ -126,7 +127,8 @@ public class DispatchLedger {
      * yet is left to {@link #gate} (the admission's gate is then null).
      */
     public Admission receiveAndGate(ReceivedMessage message, Set<Integer> schemaVersions, boolean logDelivery,
-            long clockUncertaintyMs, Function<String, WorkloadPolicy> policies, Function<String, Backend> backends) {
+            long clockUncertaintyMs, Function<String, WorkloadPolicy> policies, Function<String, Backend> backends,
+            Predicate<String> backendHasLine) {
         long now = clock.millis();
         Job job = receipt.trustedJob(message, schemaVersions, "", logDelivery, now).orElse(null);
         Receipt received = received(job, now);
@@ -136,7 +138,9 @@ public class DispatchLedger {
         WorkloadPolicy policy = policies.apply(job.getWorkload());
         Backend backend = backends.apply(job.getWorkload());
         if (policy.budget() != null && em.find(BudgetLock.class, job.getWorkload()) == null
-                || backend.rateLimited() && em.find(BackendRate.class, backend.key()) == null) {
+                || backend.rateLimited() && em.find(BackendRate.class, backend.key()) == null
+                || backendHasLine.test(backend.key())) {
+            // no gate here: the rows are created first, or the job joins the jobs waiting for its backend
             return new Admission(received, null);
         }
         return new Admission(received, decide(job, now, clockUncertaintyMs, policy, backend));

@@ -94,17 +94,18 @@ public class Worker {
 
     private void run(ReceivedMessage message) {
         long uncertainty = clockHealth.marginMs();
-        // a permit free at once (nobody waiting for a permit or a backend): receipt and gate in one
-        // transaction
+        // a permit free at once (nobody waiting for one): receipt and gate in one transaction, unless
+        // jobs here wait for the job's backend
         HeldPermit permit = new HeldPermit();
-        permit.at = backendWaits.waiting() == 0 && permits.tryAcquire() ? clock.millis() : null;
+        permit.at = permits.tryAcquire() ? clock.millis() : null;
         boolean permitHandedOn = false;
         try {
             DispatchLedger.Receipt receipt;
             DispatchLedger.GateResult gate = null;
             if (permit.at != null) {
                 DispatchLedger.Admission admission = ledger.receiveAndGate(message, settings.schemaVersions(),
-                        settings.workerDeliveryLog(), uncertainty, settings::workloadOrDefault, settings::backend);
+                        settings.workerDeliveryLog(), uncertainty, settings::workloadOrDefault, settings::backend,
+                        backendWaits::occupied);
                 receipt = admission.receipt();
                 gate = admission.gate();
             } else {

@@ -11,8 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.Collectors;
 import org.jboss.arquillian.container.test.api.Deployment;
 import org.jboss.arquillian.junit5.ArquillianExtension;
 import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
@@ -68,9 +66,8 @@ class CrashIT {
         Server.restart();
         List<JsonObject> rows = Export.awaitEnded("incident-summary", from, ids.size());
 
-        Map<String, Long> outcomes = new TreeMap<>(rows.stream().filter(r -> ids.contains(r.getString("job_id")))
-                .collect(Collectors.groupingBy(r -> r.getString("state") + "/" + r.getString("reason", "-"),
-                        Collectors.counting())));
+        Map<String, Long> outcomes = Export.outcomes(rows.stream().filter(r -> ids.contains(r.getString("job_id")))
+                .toList());
         long redelivered = Api.deliveries(queue).stream().filter(d -> d.redelivered()
                 && ids.contains(d.messageId().substring("ID:".length()))).count();
         System.out.println("CrashIT, full window: " + held.unacked() + " deliveries held at the kill, " + redelivered

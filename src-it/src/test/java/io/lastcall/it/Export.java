@@ -8,8 +8,11 @@ import jakarta.json.JsonObject;
 import jakarta.json.JsonValue;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /** The ledger as its export shows it, and batches submitted in one request. */
 final class Export {
@@ -37,6 +40,12 @@ final class Export {
         Api.Reply reply = Api.get("/api/jobs/export?format=json&workload=" + workload + "&from=" + from);
         assertEquals(200, reply.status(), String.valueOf(reply.json()));
         return reply.json().asJsonArray().stream().map(JsonValue::asJsonObject).toList();
+    }
+
+    /** How many rows ended in each state/reason ("COMPLETED/ON_TIME"), sorted. */
+    static Map<String, Long> outcomes(List<JsonObject> rows) {
+        return new TreeMap<>(rows.stream().collect(Collectors.groupingBy(
+                r -> r.getString("state") + "/" + r.getString("reason", "-"), Collectors.counting())));
     }
 
     /** Waits until {@code n} jobs of the workload accepted since {@code from} have an outcome; their rows. */

@@ -75,8 +75,7 @@ class RateLimitIT extends SpyBackedDeployment {
         List<Logged> log = Files.readAllLines(Gateway.limitedLog()).stream().skip(logFrom).map(RateLimitIT::parse)
                 .filter(l -> mine.contains(l.jobId())).toList();
         long refused = log.stream().filter(l -> l.status() == 429).count();
-        Map<String, Long> outcomes = new TreeMap<>(rows.stream().collect(Collectors.groupingBy(
-                r -> r.getString("state") + "/" + r.getString("reason", "-"), Collectors.counting())));
+        Map<String, Long> outcomes = Export.outcomes(rows);
         Map<String, Long> passedBy = new TreeMap<>(rows.stream().filter(r -> "COMPLETED".equals(r.getString("state")))
                 .collect(Collectors.groupingBy(r -> r.getString("instance_id", "?"), Collectors.counting())));
         long first = log.stream().mapToLong(Logged::atMs).min().orElse(0);
