@@ -17,7 +17,7 @@ import org.jboss.shrinkwrap.api.spec.EnterpriseArchive;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.condition.DisabledIfSystemProperty;
+import org.junit.jupiter.api.condition.DisabledIf;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -32,11 +32,15 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * the refill went to whichever thread ran first.
  */
 @ExtendWith(ArquillianExtension.class)
-// the line is per server, the database adds nothing: not deployed at all on PostgreSQL (a condition
-// on the class is checked before Arquillian deploys). WildFly's pass runs on PostgreSQL, so this
-// runs on Payara with H2 only; TODO: key the condition on Payara with PostgreSQL to keep WildFly
-@DisabledIfSystemProperty(named = "lastcall.it.db", matches = "postgres")
+// the line is per server, the database adds nothing: on Payara with H2 and on WildFly (whose pass
+// runs on PostgreSQL), not deployed at all on Payara with PostgreSQL (a condition on the class is
+// checked before Arquillian deploys)
+@DisabledIf("onPayaraWithPostgres")
 class RateLimitOrderIT {
+
+    static boolean onPayaraWithPostgres() {
+        return ItConfig.postgres() && !Server.wildfly();
+    }
 
     private static final String WORKLOAD = "it-ordered";
     private static final String FILL = "it-ordered-fill";
