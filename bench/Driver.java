@@ -690,11 +690,8 @@ public class Driver {
                 + "|---|---|---|---|---|---|---|\n");
         double[] first = null;
         for (String label : labels) {
-            String[] f = Files.readString(Path.of("bench/target/cost-" + label + ".txt")).trim().split(" ");
-            double[] v = new double[f.length];
-            for (int i = 0; i < f.length; i++) {
-                v[i] = Double.parseDouble(f[i]);
-            }
+            double[] v = java.util.Arrays.stream(Files.readString(Path.of("bench/target/cost-" + label + ".txt")).trim()
+                    .split(" ")).mapToDouble(Double::parseDouble).toArray();
             if (first == null) {
                 first = v;
             }
