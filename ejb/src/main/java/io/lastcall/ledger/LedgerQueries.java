@@ -4,14 +4,21 @@ import io.lastcall.job.Attempt;
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
 import jakarta.ejb.Stateless;
+import jakarta.ejb.TransactionAttribute;
+import jakarta.ejb.TransactionAttributeType;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.PersistenceContext;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 
-/** Reads of the ledger, without locks: job views, and the candidates the reconciler rules then re-check. */
+/**
+ * Reads of the ledger, without locks: job views, and the candidates the reconciler rules then re-check.
+ * They join a caller's transaction but never start one: a read without locks needs none, and a
+ * container transaction around a single SELECT costs more than the SELECT (docs/performance.md).
+ */
 @Stateless
+@TransactionAttribute(TransactionAttributeType.SUPPORTS)
 public class LedgerQueries {
 
     /** The job with its attempts, oldest first. */
