@@ -12,7 +12,7 @@ import io.lastcall.transport.RetryAfter;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
-import jakarta.enterprise.concurrent.ManagedScheduledExecutorService;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.json.JsonArray;
 import jakarta.json.JsonNumber;
@@ -30,6 +30,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import org.apache.hc.core5.http.HttpException;
 
@@ -60,9 +61,12 @@ public class ModelClient {
     private final BackendPool pool = new BackendPool();
 
     @Resource
-    ManagedScheduledExecutorService managedScheduler;
+    ManagedThreadFactory threads;
 
     private ScheduledExecutorService scheduler;
+
+    /** The watchdogs' own thread, made by the container; null outside a container. */
+    private ScheduledThreadPoolExecutor watchdogs;
 
     public ModelClient() {
     }
@@ -75,7 +79,13 @@ public class ModelClient {
     @PostConstruct
     void start() {
         if (scheduler == null) {
-            scheduler = managedScheduler;
+            // one container thread, its context captured once: the container's managed scheduler
+            // captures the caller's context on every schedule (a ServiceLoader scan in Payara 6),
+            // 8 % of the server's CPU in a drain when each call armed its watchdog there
+            // (docs/performance.md, "Where a drained job's CPU goes"); a watchdog needs no context
+            watchdogs = new ScheduledThreadPoolExecutor(1, threads);
+            watchdogs.setRemoveOnCancelPolicy(true);
+            scheduler = watchdogs;
         }
         // idle connections past their keep-alive are closed even when no call comes
         scheduler.scheduleWithFixedDelay(pool::evictExpired, 1, 1, TimeUnit.SECONDS);
@@ -219,6 +229,9 @@ public class ModelClient {
 
     @PreDestroy
     void shutdown() {
+        if (watchdogs != null) {
+            watchdogs.shutdownNow();
+        }
         pool.close();
     }
 
