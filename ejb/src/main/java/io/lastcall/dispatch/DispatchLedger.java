@@ -64,6 +64,12 @@ public class DispatchLedger {
             LatencyClass latencyClass) {
     }
 
+    /** A finished call's result and what recording it needs (the policies as they were when it was handed off). */
+    public record Settlement(String attemptId, ModelResult result, Long checkToLastByteMs, Pricing pricing,
+            WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs, Backend backend,
+            long maxPauseMs) {
+    }
+
     /** What receipt found and, when the gate could be passed in the same transaction, the gate's result (else null). */
     public record Admission(Receipt receipt, GateResult gate) {
     }
@@ -375,7 +381,25 @@ public class DispatchLedger {
      * count as an attempt, and its retry is due after the pause — or the job ends
      * EXPIRED_NOT_STARTED/BACKEND_PAUSED when its lifetime will not reach that far.
      */
-    public long settle(String attemptId, ModelResult result, Long checkToLastByteMs, Pricing pricing,
+    public long settle(Settlement settlement) {
+        return settleOne(settlement);
+    }
+
+    /**
+     * Settlements of several finished calls in one transaction ({@link Settler}), each exactly
+     * as {@link #settle} records it alone, under its own job's row lock and generation check.
+     * Returns each one's retry tier, in order. If any of them fails, none is recorded.
+     */
+    public List<Long> settleAll(List<Settlement> settlements) {
+        return settlements.stream().map(this::settleOne).toList();
+    }
+
+    private long settleOne(Settlement s) {
+        return settle(s.attemptId(), s.result(), s.checkToLastByteMs(), s.pricing(), s.policy(), s.retryTiersMs(),
+                s.clockUncertaintyMs(), s.backend(), s.maxPauseMs());
+    }
+
+    private long settle(String attemptId, ModelResult result, Long checkToLastByteMs, Pricing pricing,
             WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs, Backend backend, long maxPauseMs) {
         Attempt attempt = em.find(Attempt.class, attemptId);
         Job job = lockedFor(attempt);

@@ -19,6 +19,7 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.time.Clock;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -59,6 +60,9 @@ public class Worker {
 
     @EJB
     CallExecutor calls;
+
+    @EJB
+    Settler settler;
 
     @EJB
     ClockHealth clockHealth;
@@ -256,23 +260,25 @@ public class Worker {
     }
 
     /**
-     * Records the result, retrying with backoff while the database does not take it (a blip
-     * after a finished call must not lose its usage); the reconciler is the last resort.
+     * Records the result in the next settlement group ({@link Settler}), or alone if the group did
+     * not take it, retrying with backoff while the database does not (a blip after a finished call
+     * must not lose its usage); the reconciler is the last resort.
      */
     private void settle(DispatchLedger.GateResult gate, ModelResult result, long checkToLastByteMs, WorkloadPolicy policy,
             Backend backend, long uncertainty) {
-        long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.dispatch().settleRetryMs());
         long maxPauseMs = settings.model().maxPauseMs();
+        DispatchLedger.Settlement settlement = new DispatchLedger.Settlement(gate.attemptId(), result, checkToLastByteMs,
+                settings.pricing(), policy, settings.topology().retryTiersMs(), uncertainty, backend, maxPauseMs);
+        OptionalLong grouped = settler.settle(settlement);
+        if (grouped.isPresent()) {
+            settled(gate, result, backend, maxPauseMs, grouped.getAsLong());
+            return;
+        }
+        long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.dispatch().settleRetryMs());
         long delay = 250;
         for (int tries = 1; ; tries++) {
             try {
-                retry(gate, ledger.settle(gate.attemptId(), result, checkToLastByteMs, settings.pricing(), policy,
-                        settings.topology().retryTiersMs(), uncertainty, backend, maxPauseMs));
-                if (result.retryAfterMs() != null) {
-                    LOG.info("The model backend " + backend.key() + " answered " + result.httpStatus()
-                            + " asking for a pause of " + result.retryAfterMs() + " ms (at most " + maxPauseMs
-                            + "): no server calls it until then");
-                }
+                settled(gate, result, backend, maxPauseMs, ledger.settle(settlement));
                 return;
             } catch (RuntimeException e) {
                 if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay) > giveUpAt) {
@@ -287,6 +293,17 @@ public class Worker {
                 sleep(delay);
                 delay = Math.min(delay * 2, 10_000);
             }
+        }
+    }
+
+    /** After the settlement's commit: its retry, and the word that the backend asked for a pause. */
+    private void settled(DispatchLedger.GateResult gate, ModelResult result, Backend backend, long maxPauseMs,
+            long retryTierMs) {
+        retry(gate, retryTierMs);
+        if (result.retryAfterMs() != null) {
+            LOG.info("The model backend " + backend.key() + " answered " + result.httpStatus()
+                    + " asking for a pause of " + result.retryAfterMs() + " ms (at most " + maxPauseMs
+                    + "): no server calls it until then");
         }
     }
 

@@ -48,6 +48,14 @@ public final class DispatchSettings {
         return Math.max(1, config.number("lastcall.admission.min-samples", 20));
     }
 
+    /**
+     * At most how many finished calls are recorded in one transaction
+     * ({@code lastcall.dispatch.settle-group-max}); 1 records each alone.
+     */
+    public int settleGroupMax() {
+        return (int) Math.max(1, config.number("lastcall.dispatch.settle-group-max", 64));
+    }
+
     /** How long a settlement that fails (database blip after a finished call) is retried before it is given up. */
     public long settleRetryMs() {
         return Math.max(0, config.number("lastcall.dispatch.settle-retry-ms", 120_000));

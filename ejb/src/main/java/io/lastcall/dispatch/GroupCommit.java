@@ -1,0 +1,129 @@
+package io.lastcall.dispatch;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+/**
+ * Group commit, as a database does it for its log: items handed in by many threads are recorded
+ * by one thread, all that are waiting (up to {@code maxGroup}) in one go, while the callers wait
+ * for their own item's result. There is no added delay: a group is whatever queued up while the
+ * previous one was being recorded, so a lone item is recorded at once. An item the group did not
+ * record — the group failed as a whole, the queue was full, the committer is stopping — comes
+ * back empty, and its caller records it alone as before. The queue is bounded, and a caller waits
+ * for its result, so at most {@code capacity} items are ever held.
+ */
+final class GroupCommit<T, R> {
+
+    /** Records a group in one transaction, returning one result per item, in order; throws if none of it holds. */
+    interface Recorder<T, R> {
+        List<R> record(List<T> group);
+    }
+
+    private static final Logger LOG = Logger.getLogger(GroupCommit.class.getName());
+
+    private record Pending<T, R>(T item, CompletableFuture<R> result) {
+    }
+
+    private final String what;
+    private final int maxGroup;
+    private final Recorder<T, R> recorder;
+    private final BlockingQueue<Pending<T, R>> queue;
+    private final Thread thread;
+    private volatile boolean stopping;
+
+    GroupCommit(String what, int maxGroup, int capacity, Recorder<T, R> recorder, ThreadFactory threads) {
+        this.what = what;
+        this.maxGroup = maxGroup;
+        this.recorder = recorder;
+        this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
+        this.thread = threads.newThread(this::run);
+        thread.setName("lastcall " + what);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** The item's result once its group committed; empty if it was not recorded in a group (the caller records it). */
+    Optional<R> submit(T item) {
+        Pending<T, R> pending = new Pending<>(item, new CompletableFuture<>());
+        if (stopping || !queue.offer(pending)) {
+            return Optional.empty();
+        }
+        if (stopping && queue.remove(pending)) {
+            // stopped between the check and the offer: nobody would take it
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(pending.result().get());
+        } catch (ExecutionException groupFailed) {
+            return Optional.empty();
+        } catch (InterruptedException e) {
+            // the group may still record it: recording it alone again must then find it done
+            Thread.currentThread().interrupt();
+            return Optional.empty();
+        }
+    }
+
+    /** Items handed in and not yet taken into a group. */
+    int queued() {
+        return queue.size();
+    }
+
+    private void run() {
+        List<Pending<T, R>> group = new ArrayList<>(maxGroup);
+        while (!stopping) {
+            try {
+                Pending<T, R> first = queue.poll(100, TimeUnit.MILLISECONDS);
+                if (first == null) {
+                    continue;
+                }
+                group.add(first);
+                queue.drainTo(group, maxGroup - 1);
+                record(group);
+            } catch (InterruptedException e) {
+                break;
+            } finally {
+                group.clear();
+            }
+        }
+        // what is left is recorded by its callers
+        for (Pending<T, R> left; (left = queue.poll()) != null; ) {
+            left.result().completeExceptionally(new IllegalStateException(what + " stopped"));
+        }
+    }
+
+    private void record(List<Pending<T, R>> group) {
+        try {
+            List<R> results = recorder.record(group.stream().map(Pending::item).toList());
+            for (int i = 0; i < group.size(); i++) {
+                group.get(i).result().complete(results.get(i));
+            }
+        } catch (RuntimeException | Error whole) {
+            // never leave a caller waiting: each records its own item alone
+            LOG.log(Level.WARNING, "A group of " + group.size() + " in " + what + " was not recorded whole (" + whole
+                    + "); each is recorded alone", whole);
+            group.forEach(p -> p.result().completeExceptionally(whole));
+        }
+    }
+
+    /** Stops taking items; those queued come back empty to their callers. */
+    void stop() {
+        stopping = true;
+        try {
+            thread.join(5_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        for (Pending<T, R> left; (left = queue.poll()) != null; ) {
+            left.result().completeExceptionally(new IllegalStateException(what + " stopped"));
+        }
+    }
+}
