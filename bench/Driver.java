@@ -66,7 +66,7 @@ public class Driver {
             return;
         }
         if (args.length > 5 && args[5].equals("cost-report")) {
-            writeCost(report, List.of(args).subList(6, args.length));
+            writeCost(report, args[6], List.of(args).subList(7, args.length));
             return;
         }
         if (args.length > 5 && args[5].equals("admission")) {
@@ -677,8 +677,47 @@ public class Driver {
         return Long.parseLong(out);
     }
 
-    /** The cost section: one row per measured build, the first the one the others are compared with. */
-    static void writeCost(Path report, List<String> labels) throws Exception {
+    /**
+     * PostgreSQL's own rate of short write transactions on this machine: pgbench's built-in
+     * simple-update (one UPDATE, one SELECT and one INSERT per transaction), 8 clients on 2 threads for
+     * 15 s, scale 1, on its own tables in the bench database, dropped afterwards.
+     */
+    static double pgbench(String database) throws Exception {
+        run("pgbench", "-h", "127.0.0.1", "-U", "lastcall", "-i", "-q", "-s", "1", database);
+        try {
+            String out = run("pgbench", "-h", "127.0.0.1", "-U", "lastcall", "-b", "simple-update", "-c", "8", "-j",
+                    "2", "-T", "15", database);
+            java.util.regex.Matcher tps = java.util.regex.Pattern.compile("tps = ([0-9.]+)").matcher(out);
+            if (!tps.find()) {
+                throw new IllegalStateException("pgbench printed no tps: " + out);
+            }
+            return Double.parseDouble(tps.group(1));
+        } finally {
+            run("psql", "-h", "127.0.0.1", "-U", "lastcall", "-d", database, "-qc",
+                    "drop table if exists pgbench_accounts, pgbench_branches, pgbench_history, pgbench_tellers");
+        }
+    }
+
+    /** Runs a PostgreSQL client tool as the bench's database user; its output, or an exception if it failed. */
+    static String run(String... command) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+        pb.environment().put("PGPASSWORD", "lastcall");
+        Process p = pb.start();
+        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) {
+            throw new IllegalStateException(String.join(" ", command) + ": " + out);
+        }
+        return out;
+    }
+
+    /**
+     * The cost section: one row per measured build, the first the one the others are compared
+     * with, and the raw figures of the parts underneath, measured in the same run after the builds.
+     */
+    static void writeCost(Path report, String database, List<String> labels) throws Exception {
+        double rawPublish = rawPublish(20_000, 200, 120);
+        double rawConsume = rawConsume(20_000, 64);
+        double pgTps = pgbench(database);
         StringBuilder s = new StringBuilder("\n## Cost per job\n\n" + LocalDate.now() + ", `./bench/run cost "
                 + String.join(" ", labels.subList(0, labels.size() - 1)) + "`: each build's EAR on the same server,"
                 + " restarted between builds, one after the other in one run. Server CPU from `/proc` of the"
@@ -689,16 +728,24 @@ public class Driver {
                 + " | single `POST /api/jobs`, 2,000 on 8 threads | CPU s / 1,000 jobs | transactions / job |\n"
                 + "|---|---|---|---|---|---|---|\n");
         double[] first = null;
+        double[] last = null;
         for (String label : labels) {
             double[] v = java.util.Arrays.stream(Files.readString(Path.of("bench/target/cost-" + label + ".txt")).trim()
                     .split(" ")).mapToDouble(Double::parseDouble).toArray();
             if (first == null) {
                 first = v;
             }
+            last = v;
             s.append(String.format(Locale.ROOT, "| %s | %.0f/s (%.2f×) | %.2f (%.2f×) | %.2f | %.0f/s (%.2f×) |"
                     + " %.2f (%.2f×) | %.2f |\n", label, v[0], v[0] / first[0], v[1], v[1] / first[1], v[2], v[3],
                     v[3] / first[3], v[4], v[4] / first[4], v[5]));
         }
+        s.append(String.format(Locale.ROOT, "%nBeneath it, measured in the same run after the builds, on the same"
+                + " machine: RabbitMQ alone %.0f persistent publishes/s with confirms (200 outstanding, 120 bytes) and"
+                + " %.0f consumes + acks/s (prefetch 64); PostgreSQL alone %.0f transactions/s (pgbench simple-update,"
+                + " 8 clients, 15 s). At the last build's drain rate its %.2f transactions per job are %.0f/s, %.0f %%"
+                + " of what PostgreSQL does alone.%n", rawPublish, rawConsume, pgTps, last[2], last[0] * last[2],
+                100 * last[0] * last[2] / pgTps));
         replaceSection(report, "\n## Cost per job\n", s.toString());
         System.out.println(s);
     }

@@ -23,7 +23,7 @@ class PackageGraphTest {
 
     /** Bottom first. */
     static final List<Set<String>> LAYERS = List.of(
-            Set.of("job", "transport"),   // the domain and HTTP on the wire: pure, no container
+            Set.of("job", "transport", "group"),   // the domain, HTTP on the wire, group commit: pure, no container
             Set.of("policy"),             // settings and what they decide
             Set.of("schema"),             // the ledger database: migrations, its clock, its probe
             Set.of("clock", "broker", "receipt", "metrics", "operator"),

@@ -64,6 +64,12 @@ public class DispatchLedger {
             LatencyClass latencyClass) {
     }
 
+    /** A delivery that holds a permit, and what its receipt and gate need. */
+    public record Delivery(ReceivedMessage message, Set<Integer> schemaVersions, boolean logDelivery,
+            long clockUncertaintyMs, Function<String, WorkloadPolicy> policies, Function<String, Backend> backends,
+            Predicate<String> backendHasLine) {
+    }
+
     /** A finished call's result and what recording it needs (the policies as they were when it was handed off). */
     public record Settlement(String attemptId, ModelResult result, Long checkToLastByteMs, Pricing pricing,
             WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs, Backend backend,
@@ -132,7 +138,25 @@ public class DispatchLedger {
      * job. The permit counts from the receipt. A budgeted workload whose budget row does not exist
      * yet is left to {@link #gate} (the admission's gate is then null).
      */
-    public Admission receiveAndGate(ReceivedMessage message, Set<Integer> schemaVersions, boolean logDelivery,
+    public Admission receiveAndGate(Delivery delivery) {
+        return admit(delivery);
+    }
+
+    /**
+     * Several deliveries' receipt and gate in one transaction ({@link LedgerGroups}), each exactly as
+     * {@link #receiveAndGate} records it alone, under its own job's row lock. Returns each one's
+     * admission, in order. If any of them fails, none is recorded.
+     */
+    public List<Admission> receiveAndGateAll(List<Delivery> deliveries) {
+        return deliveries.stream().map(this::admit).toList();
+    }
+
+    private Admission admit(Delivery d) {
+        return gateOnReceipt(d.message(), d.schemaVersions(), d.logDelivery(), d.clockUncertaintyMs(), d.policies(),
+                d.backends(), d.backendHasLine());
+    }
+
+    private Admission gateOnReceipt(ReceivedMessage message, Set<Integer> schemaVersions, boolean logDelivery,
             long clockUncertaintyMs, Function<String, WorkloadPolicy> policies, Function<String, Backend> backends,
             Predicate<String> backendHasLine) {
         long now = clock.millis();
@@ -386,7 +410,7 @@ public class DispatchLedger {
     }
 
     /**
-     * Settlements of several finished calls in one transaction ({@link Settler}), each exactly
+     * Settlements of several finished calls in one transaction ({@link LedgerGroups}), each exactly
      * as {@link #settle} records it alone, under its own job's row lock and generation check.
      * Returns each one's retry tier, in order. If any of them fails, none is recorded.
      */
@@ -395,11 +419,11 @@ public class DispatchLedger {
     }
 
     private long settleOne(Settlement s) {
-        return settle(s.attemptId(), s.result(), s.checkToLastByteMs(), s.pricing(), s.policy(), s.retryTiersMs(),
+        return settleAttempt(s.attemptId(), s.result(), s.checkToLastByteMs(), s.pricing(), s.policy(), s.retryTiersMs(),
                 s.clockUncertaintyMs(), s.backend(), s.maxPauseMs());
     }
 
-    private long settle(String attemptId, ModelResult result, Long checkToLastByteMs, Pricing pricing,
+    private long settleAttempt(String attemptId, ModelResult result, Long checkToLastByteMs, Pricing pricing,
             WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs, Backend backend, long maxPauseMs) {
         Attempt attempt = em.find(Attempt.class, attemptId);
         Job job = lockedFor(attempt);

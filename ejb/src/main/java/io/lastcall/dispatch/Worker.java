@@ -62,7 +62,7 @@ public class Worker {
     CallExecutor calls;
 
     @EJB
-    Settler settler;
+    LedgerGroups groups;
 
     @EJB
     ClockHealth clockHealth;
@@ -107,9 +107,11 @@ public class Worker {
             DispatchLedger.Receipt receipt;
             DispatchLedger.GateResult gate = null;
             if (permit.at != null) {
-                DispatchLedger.Admission admission = ledger.receiveAndGate(message, settings.schemaVersions(),
+                DispatchLedger.Delivery delivery = new DispatchLedger.Delivery(message, settings.schemaVersions(),
                         settings.workerDeliveryLog(), uncertainty, settings::workloadOrDefault, settings::backend,
                         backendWaits::occupied);
+                DispatchLedger.Admission admission = groups.admit(delivery)
+                        .orElseGet(() -> ledger.receiveAndGate(delivery));
                 receipt = admission.receipt();
                 gate = admission.gate();
             } else {
@@ -260,7 +262,7 @@ public class Worker {
     }
 
     /**
-     * Records the result in the next settlement group ({@link Settler}), or alone if the group did
+     * Records the result in the next settlement group ({@link LedgerGroups}), or alone if the group did
      * not take it, retrying with backoff while the database does not (a blip after a finished call
      * must not lose its usage); the reconciler is the last resort.
      */
@@ -269,7 +271,7 @@ public class Worker {
         long maxPauseMs = settings.model().maxPauseMs();
         DispatchLedger.Settlement settlement = new DispatchLedger.Settlement(gate.attemptId(), result, checkToLastByteMs,
                 settings.pricing(), policy, settings.topology().retryTiersMs(), uncertainty, backend, maxPauseMs);
-        OptionalLong grouped = settler.settle(settlement);
+        OptionalLong grouped = groups.settle(settlement);
         if (grouped.isPresent()) {
             settled(gate, result, backend, maxPauseMs, grouped.getAsLong());
             return;

@@ -20,8 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
 
 /**
  * Submission (docs/design.md §2): clock health, validation, idempotent persist, then the reference is
@@ -30,8 +28,6 @@ import java.util.logging.Logger;
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class JobIngress {
-
-    private static final Logger LOG = Logger.getLogger(JobIngress.class.getName());
 
     /** What ingress answered a submission: 201 for a new job, 200 for a repeat, else a rejection (not a job's outcome). */
     public record Verdict(int status, String jobId, Rejection rejection, String message) {
@@ -51,6 +47,9 @@ public class JobIngress {
 
     @EJB
     JobPublisher publisher;
+
+    @EJB
+    SubmissionGroups groups;
 
     @EJB
     ClockHealth clockHealth;
@@ -78,12 +77,15 @@ public class JobIngress {
         }
         Job job = newJob(s, principal);
         ensureCounter(job.getWorkload());
+        if (groups.accept(job)) {
+            return new Verdict(201, s.jobId(), null, null);
+        }
         try {
             ledger.accept(job);
         } catch (EJBException concurrentDuplicate) {
             return repeatOf(s, principal).orElseThrow(() -> concurrentDuplicate);
         }
-        publishOrLeaveOwed(List.of(job));
+        publisher.publishAccepted(List.of(job));
         return new Verdict(201, s.jobId(), null, null);
     }
 
@@ -142,7 +144,7 @@ public class JobIngress {
         }
         if (stored) {
             fresh.forEach((i, s) -> outcomes[i] = new Verdict(201, s.jobId(), null, null));
-            publishOrLeaveOwed(jobs);
+            publisher.publishAccepted(jobs);
         }
         repeats.forEach((i, first) -> outcomes[i] = repeatInBatch(envelopes.get(i), valid.get(first), outcomes[first]));
         return List.of(outcomes);
@@ -161,16 +163,6 @@ public class JobIngress {
             return Verdict.refused(result.rejection(), result.message());
         }
         return repeat(result.submission(), first.deadline().expiresAt(), "is earlier in this batch");
-    }
-
-    /** Publishes jobs that are stored; a failure leaves them owed a publish, which the reconciler makes. */
-    private void publishOrLeaveOwed(List<Job> jobs) {
-        try {
-            publisher.publishAccepted(jobs);
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, jobs.size() + " accepted job(s) not published now (the reconciler publishes"
-                    + " what is owed): " + e, e);
-        }
     }
 
     private Optional<Verdict> clockRefusal() {

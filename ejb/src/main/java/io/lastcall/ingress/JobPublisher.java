@@ -14,6 +14,8 @@ import jakarta.inject.Inject;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Publishes a job's reference with a TTL of its remaining dispatchable lifetime (capped by the
@@ -24,6 +26,8 @@ import java.util.Optional;
 @Stateless
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class JobPublisher {
+
+    private static final Logger LOG = Logger.getLogger(JobPublisher.class.getName());
 
     @EJB
     IngressLedger ledger;
@@ -46,16 +50,22 @@ public class JobPublisher {
     /**
      * Publishes newly accepted jobs pipelined (one confirm wait for all) and records the confirmed
      * ones in one transaction; a job with no lifetime left ends EXPIRED_NOT_STARTED/BEFORE_PUBLISH.
-     * What is not confirmed stays owed a publish, for the reconciler.
+     * What is not confirmed, or not recorded as confirmed, stays owed a publish, which the
+     * reconciler makes: this never throws.
      */
     public void publishAccepted(List<Job> jobs) {
-        List<ReferencePublisher.Outgoing> outgoing = jobs.stream().map(job -> outgoing(job, job.getWorkload()))
-                .flatMap(Optional::stream).toList();
-        if (!outgoing.isEmpty()) {
-            List<String> confirmed = publisher.publishAll(outgoing);
-            if (!confirmed.isEmpty()) {
-                ledger.publishedAll(confirmed, clock.millis());
+        try {
+            List<ReferencePublisher.Outgoing> outgoing = jobs.stream().map(job -> outgoing(job, job.getWorkload()))
+                    .flatMap(Optional::stream).toList();
+            if (!outgoing.isEmpty()) {
+                List<String> confirmed = publisher.publishAll(outgoing);
+                if (!confirmed.isEmpty()) {
+                    ledger.publishedAll(confirmed, clock.millis());
+                }
             }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, jobs.size() + " accepted job(s) not published now (the reconciler publishes"
+                    + " what is owed): " + e, e);
         }
     }
 

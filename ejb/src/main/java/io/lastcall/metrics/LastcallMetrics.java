@@ -1,6 +1,7 @@
 package io.lastcall.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -40,6 +41,14 @@ public class LastcallMetrics {
     public void checkToLastByte(String workload, long nanos) {
         checkToLastByte.record(workload, nanos);
     }
+
+    /** A group commit ({@code settlement}, {@code receipt-and-gate}, {@code submission}) recorded {@code size} items in one transaction. */
+    public void groupCommitted(String group, int size) {
+        DistributionSummary.builder(GROUP_SIZE).description("items recorded in one transaction by a group commit")
+                .tag("group", group).register(registry).record(size);
+    }
+
+    private static final String GROUP_SIZE = "lastcall.group.size";
 
     /** A model backend answered 429 Too Many Requests to this server. */
     public void tooManyRequests(String backend) {

@@ -49,11 +49,11 @@ public final class DispatchSettings {
     }
 
     /**
-     * At most how many finished calls are recorded in one transaction
-     * ({@code lastcall.dispatch.settle-group-max}); 1 records each alone.
+     * At most how many settlements, or how many deliveries' receipt and gate, are recorded in one
+     * transaction ({@code lastcall.dispatch.group-max}); 1 records each alone.
      */
-    public int settleGroupMax() {
-        return (int) Math.max(1, config.number("lastcall.dispatch.settle-group-max", 64));
+    public int groupMax() {
+        return (int) Math.max(1, config.number("lastcall.dispatch.group-max", 64));
     }
 
     /** How long a settlement that fails (database blip after a finished call) is retried before it is given up. */

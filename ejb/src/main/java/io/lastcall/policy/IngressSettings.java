@@ -17,6 +17,14 @@ public final class IngressSettings {
         return (int) Math.max(1, config.number("lastcall.ingress.publisher-channels", 8));
     }
 
+    /**
+     * At most how many concurrent single submissions are stored in one transaction and published
+     * together ({@code lastcall.ingress.group-max}); 1 stores each alone.
+     */
+    public int groupMax() {
+        return (int) Math.max(1, config.number("lastcall.ingress.group-max", 64));
+    }
+
     /** Envelopes in one {@code POST /api/jobs/batch}. */
     public int maxBatchSize() {
         return (int) Math.max(1, config.number("lastcall.ingress.max-batch-size", 1_000));

@@ -32,7 +32,7 @@ class MetricsIT extends SpyBackedDeployment {
     private static final HttpClient HTTP = HttpClient.newHttpClient();
     /** tenant: the 50 with the most jobs in the last hour, the rest summed as "(others)" */
     private static final Set<String> BOUNDED_LABELS = Set.of("workload", "outcome", "reason", "state", "queue", "le",
-            "backend", "tenant");
+            "backend", "tenant", "group");
 
     @Test
     void aScrapeParsesAndCarriesOutcomesLatenciesPermitsQueuesAndMoney() throws Exception {
@@ -112,6 +112,13 @@ class MetricsIT extends SpyBackedDeployment {
         assertTrue(share > 0 && share <= 1, "the submitter's share of the calls: " + share);
         double onTime = value(samples, "lastcall_tenant_on_time_ratio", submitter);
         assertTrue(onTime > 0 && onTime < 1, "completed holders and an expiry: " + onTime);
+
+        // group commit: the holders' settlements and the single submissions here went through groups, not alone
+        assertEquals("summary", family(samples, "lastcall_group_size").type());
+        assertTrue(value(samples, "lastcall_group_size_sum", Map.of("group", "settlement")) >= completed.size(),
+                "settlements recorded in groups");
+        assertTrue(value(samples, "lastcall_group_size_sum", Map.of("group", "submission")) >= completed.size() + 1,
+                "single submissions stored in groups");
 
         Set<String> labels = samples.stream().filter(s -> s.name().startsWith("lastcall_"))
                 .flatMap(s -> s.labels().keySet().stream()).collect(Collectors.toSet());

@@ -1,4 +1,4 @@
-package io.lastcall.dispatch;
+package io.lastcall.group;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -43,7 +43,7 @@ class GroupCommitTest {
                 await(release);
             }
             return group.stream().map(i -> i * 10).toList();
-        }, Executors.defaultThreadFactory());
+        }, size -> { }, Executors.defaultThreadFactory());
         List<Thread> threads = new ArrayList<>();
         threads.add(submitter(commit, 0));
         assertTrue(firstHeld.await(5, TimeUnit.SECONDS));
@@ -68,7 +68,7 @@ class GroupCommitTest {
     void aGroupThatFailsWholeLeavesEveryItemToItsCaller() {
         GroupCommit<Integer, Integer> commit = new GroupCommit<>("test", 8, 100, group -> {
             throw new IllegalStateException("deadlock detected");
-        }, Executors.defaultThreadFactory());
+        }, size -> { }, Executors.defaultThreadFactory());
         assertEquals(Optional.empty(), commit.submit(1));
         commit.stop();
     }
@@ -81,7 +81,7 @@ class GroupCommitTest {
             held.countDown();
             await(release);
             return group;
-        }, Executors.defaultThreadFactory());
+        }, size -> { }, Executors.defaultThreadFactory());
         Thread first = submitter(commit, 1);
         assertTrue(held.await(5, TimeUnit.SECONDS));
         Thread queued = submitter(commit, 2);

@@ -1,4 +1,4 @@
-package io.lastcall.dispatch;
+package io.lastcall.group;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -21,10 +22,10 @@ import java.util.logging.Logger;
  * back empty, and its caller records it alone as before. The queue is bounded, and a caller waits
  * for its result, so at most {@code capacity} items are ever held.
  */
-final class GroupCommit<T, R> {
+public final class GroupCommit<T, R> {
 
     /** Records a group in one transaction, returning one result per item, in order; throws if none of it holds. */
-    interface Recorder<T, R> {
+    public interface Recorder<T, R> {
         List<R> record(List<T> group);
     }
 
@@ -36,14 +37,18 @@ final class GroupCommit<T, R> {
     private final String what;
     private final int maxGroup;
     private final Recorder<T, R> recorder;
+    private final IntConsumer committed;
     private final BlockingQueue<Pending<T, R>> queue;
     private final Thread thread;
     private volatile boolean stopping;
 
-    GroupCommit(String what, int maxGroup, int capacity, Recorder<T, R> recorder, ThreadFactory threads) {
+    /** @param committed told the size of each group once it is recorded (for metrics) */
+    public GroupCommit(String what, int maxGroup, int capacity, Recorder<T, R> recorder, IntConsumer committed,
+            ThreadFactory threads) {
         this.what = what;
         this.maxGroup = maxGroup;
         this.recorder = recorder;
+        this.committed = committed;
         this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
         this.thread = threads.newThread(this::run);
         thread.setName("lastcall " + what);
@@ -52,7 +57,7 @@ final class GroupCommit<T, R> {
     }
 
     /** The item's result once its group committed; empty if it was not recorded in a group (the caller records it). */
-    Optional<R> submit(T item) {
+    public Optional<R> submit(T item) {
         Pending<T, R> pending = new Pending<>(item, new CompletableFuture<>());
         if (stopping || !queue.offer(pending)) {
             return Optional.empty();
@@ -73,7 +78,7 @@ final class GroupCommit<T, R> {
     }
 
     /** Items handed in and not yet taken into a group. */
-    int queued() {
+    public int queued() {
         return queue.size();
     }
 
@@ -106,6 +111,7 @@ final class GroupCommit<T, R> {
             for (int i = 0; i < group.size(); i++) {
                 group.get(i).result().complete(results.get(i));
             }
+            committed.accept(group.size());
         } catch (RuntimeException | Error whole) {
             // never leave a caller waiting: each records its own item alone
             LOG.log(Level.WARNING, "A group of " + group.size() + " in " + what + " was not recorded whole (" + whole
@@ -115,7 +121,7 @@ final class GroupCommit<T, R> {
     }
 
     /** Stops taking items; those queued come back empty to their callers. */
-    void stop() {
+    public void stop() {
         stopping = true;
         try {
             thread.join(5_000);

@@ -1,0 +1,80 @@
+package io.lastcall.dispatch;
+
+import io.lastcall.group.GroupCommit;
+import io.lastcall.metrics.LastcallMetrics;
+import io.lastcall.policy.Settings;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Singleton;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.inject.Inject;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * Group commit on the worker path ({@link GroupCommit}): deliveries that hold a permit have their
+ * receipt and gate, and call threads their finished calls' settlements, recorded by one thread
+ * each, all that are waiting (up to {@code lastcall.dispatch.group-max}) in one transaction
+ * ({@link DispatchLedger#receiveAndGateAll}, {@link DispatchLedger#settleAll}) — one commit, one
+ * connection and one JTA round instead of one each. Each caller waits for its own commit: an MDB
+ * invocation is still acknowledged only for its own message, a call thread keeps its permit
+ * until its settlement is recorded and publishes its own retry. A group that fails whole (a
+ * deadlock, the database gone) leaves each item to its caller, which records it alone as it
+ * always did. A crash with a group in flight is a crash before those receipts, or during those
+ * calls: redelivery, or the reconciler's OUTCOME_UNKNOWN.
+ */
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class LedgerGroups {
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    @EJB
+    DispatchLedger ledger;
+
+    @Inject
+    Settings settings;
+
+    @Inject
+    LastcallMetrics metrics;
+
+    private GroupCommit<DispatchLedger.Delivery, DispatchLedger.Admission> admissions;
+    private GroupCommit<DispatchLedger.Settlement, Long> settlements;
+
+    @PostConstruct
+    void start() {
+        int max = settings.dispatch().groupMax();
+        if (max > 1) {
+            // each waiting caller holds a permit: never more in a queue than there are permits
+            int permits = settings.dispatch().permits();
+            admissions = new GroupCommit<>("receipt-and-gate", max, permits, ledger::receiveAndGateAll,
+                    size -> metrics.groupCommitted("receipt-and-gate", size), threads);
+            settlements = new GroupCommit<>("settlement", max, permits, ledger::settleAll,
+                    size -> metrics.groupCommitted("settlement", size), threads);
+        }
+    }
+
+    /** The delivery's receipt and gate once its group committed; empty if the caller must record them itself. */
+    public Optional<DispatchLedger.Admission> admit(DispatchLedger.Delivery delivery) {
+        return admissions == null ? Optional.empty() : admissions.submit(delivery);
+    }
+
+    /** The settlement's retry tier (ms, 0 for none) once its group committed; empty if the caller must record it itself. */
+    public OptionalLong settle(DispatchLedger.Settlement settlement) {
+        Optional<Long> tier = settlements == null ? Optional.empty() : settlements.submit(settlement);
+        return tier.map(OptionalLong::of).orElseGet(OptionalLong::empty);
+    }
+
+    @PreDestroy
+    void stop() {
+        if (admissions != null) {
+            admissions.stop();
+            settlements.stop();
+        }
+    }
+}

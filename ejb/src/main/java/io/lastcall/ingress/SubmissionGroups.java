@@ -1,0 +1,77 @@
+package io.lastcall.ingress;
+
+import io.lastcall.group.GroupCommit;
+import io.lastcall.job.Job;
+import io.lastcall.metrics.LastcallMetrics;
+import io.lastcall.policy.Settings;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
+import jakarta.annotation.Resource;
+import jakarta.ejb.ConcurrencyManagement;
+import jakarta.ejb.ConcurrencyManagementType;
+import jakarta.ejb.EJB;
+import jakarta.ejb.Singleton;
+import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.inject.Inject;
+import java.util.List;
+
+/**
+ * Single submissions in groups ({@link GroupCommit}): the new jobs of concurrent
+ * {@code POST /api/jobs} are stored by one thread, all that are waiting (up to
+ * {@code lastcall.ingress.group-max}) in one transaction, then published pipelined with one
+ * confirm wait and recorded as published in one more — the path a batch takes. Each request
+ * waits for its own job and answers for its own envelope. A group that is not stored whole (a
+ * job_id another request took meanwhile, the database gone) leaves each job to its request,
+ * which stores it alone as before; a publish that is not confirmed leaves the job owed, as alone.
+ */
+@Singleton
+@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+public class SubmissionGroups {
+
+    /** Requests waiting at once beyond which a submission is stored alone. */
+    static final int CAPACITY = 1_024;
+
+    @Resource
+    ManagedThreadFactory threads;
+
+    @EJB
+    IngressLedger ledger;
+
+    @EJB
+    JobPublisher publisher;
+
+    @Inject
+    Settings settings;
+
+    @Inject
+    LastcallMetrics metrics;
+
+    private GroupCommit<Job, Boolean> groups;
+
+    @PostConstruct
+    void start() {
+        int max = settings.ingress().groupMax();
+        if (max > 1) {
+            groups = new GroupCommit<>("submission", max, CAPACITY, this::acceptAndPublish,
+                    size -> metrics.groupCommitted("submission", size), threads);
+        }
+    }
+
+    /** Whether the job was stored in a group (and its publish made, or left owed); false if the caller must store it. */
+    public boolean accept(Job job) {
+        return groups != null && groups.submit(job).isPresent();
+    }
+
+    private List<Boolean> acceptAndPublish(List<Job> jobs) {
+        ledger.acceptAll(jobs);
+        publisher.publishAccepted(jobs);
+        return jobs.stream().map(j -> Boolean.TRUE).toList();
+    }
+
+    @PreDestroy
+    void stop() {
+        if (groups != null) {
+            groups.stop();
+        }
+    }
+}
