@@ -52,9 +52,9 @@ public class LedgerGroups {
         if (max > 1) {
             // each waiting caller holds a permit: never more in a queue than there are permits
             int permits = settings.dispatch().permits();
-            admissions = new GroupCommit<>("receipt-and-gate", max, permits, ledger::receiveAndGateAll,
+            admissions = new GroupCommit<>("receipt-and-gate", max, permits, 1, ledger::receiveAndGateAll,
                     size -> metrics.groupCommitted("receipt-and-gate", size), threads);
-            settlements = new GroupCommit<>("settlement", max, permits, ledger::settleAll,
+            settlements = new GroupCommit<>("settlement", max, permits, 1, ledger::settleAll,
                     size -> metrics.groupCommitted("settlement", size), threads);
         }
     }

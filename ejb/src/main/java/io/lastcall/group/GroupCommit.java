@@ -15,12 +15,12 @@ import java.util.logging.Logger;
 
 /**
  * Group commit, as a database does it for its log: items handed in by many threads are recorded
- * by one thread, all that are waiting (up to {@code maxGroup}) in one go, while the callers wait
- * for their own item's result. There is no added delay: a group is whatever queued up while the
- * previous one was being recorded, so a lone item is recorded at once. An item the group did not
- * record — the group failed as a whole, the queue was full, the committer is stopping — comes
- * back empty, and its caller records it alone as before. The queue is bounded, and a caller waits
- * for its result, so at most {@code capacity} items are ever held.
+ * by a committer thread (one, or a few), all that are waiting (up to {@code maxGroup}) in one go,
+ * while the callers wait for their own item's result. There is no added delay: a group is
+ * whatever queued up while the committers were busy, so a lone item is recorded at once. An
+ * item the group did not record — the group failed as a whole, the queue was full, the committer
+ * is stopping — comes back empty, and its caller records it alone as before. The queue is
+ * bounded, and a caller waits for its result, so at most {@code capacity} items are ever held.
  */
 public final class GroupCommit<T, R> {
 
@@ -39,21 +39,28 @@ public final class GroupCommit<T, R> {
     private final Recorder<T, R> recorder;
     private final IntConsumer committed;
     private final BlockingQueue<Pending<T, R>> queue;
-    private final Thread thread;
+    private final List<Thread> committers = new ArrayList<>();
     private volatile boolean stopping;
 
-    /** @param committed told the size of each group once it is recorded (for metrics) */
-    public GroupCommit(String what, int maxGroup, int capacity, Recorder<T, R> recorder, IntConsumer committed,
-            ThreadFactory threads) {
+    /**
+     * @param committers how many groups may be recorded at once: one makes the largest groups; more
+     *     let a new group start while another waits on a slow step (a publish's confirm)
+     * @param committed told the size of each group once it is recorded (for metrics)
+     */
+    public GroupCommit(String what, int maxGroup, int capacity, int committers, Recorder<T, R> recorder,
+            IntConsumer committed, ThreadFactory threads) {
         this.what = what;
         this.maxGroup = maxGroup;
         this.recorder = recorder;
         this.committed = committed;
         this.queue = new ArrayBlockingQueue<>(Math.max(1, capacity));
-        this.thread = threads.newThread(this::run);
-        thread.setName("lastcall " + what);
-        thread.setDaemon(true);
-        thread.start();
+        for (int i = 1; i <= Math.max(1, committers); i++) {
+            Thread thread = threads.newThread(this::run);
+            thread.setName("lastcall " + what + " " + i);
+            thread.setDaemon(true);
+            this.committers.add(thread);
+            thread.start();
+        }
     }
 
     /** The item's result once its group committed; empty if it was not recorded in a group (the caller records it). */
@@ -124,7 +131,9 @@ public final class GroupCommit<T, R> {
     public void stop() {
         stopping = true;
         try {
-            thread.join(5_000);
+            for (Thread thread : committers) {
+                thread.join(5_000);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

@@ -31,6 +31,13 @@ public class SubmissionGroups {
     /** Requests waiting at once beyond which a submission is stored alone. */
     static final int CAPACITY = 1_024;
 
+    /**
+     * Groups stored and published at once: with one, a request arriving while a group waits for
+     * its confirms waited for that group and then its own, and single submissions on 8 client
+     * threads went from 94/s to 50/s (./bench/run cost cc486e0, docs/performance.md).
+     */
+    static final int COMMITTERS = 4;
+
     @Resource
     ManagedThreadFactory threads;
 
@@ -52,7 +59,7 @@ public class SubmissionGroups {
     void start() {
         int max = settings.ingress().groupMax();
         if (max > 1) {
-            groups = new GroupCommit<>("submission", max, CAPACITY, this::acceptAndPublish,
+            groups = new GroupCommit<>("submission", max, CAPACITY, COMMITTERS, this::acceptAndPublish,
                     size -> metrics.groupCommitted("submission", size), threads);
         }
     }

@@ -36,7 +36,7 @@ class GroupCommitTest {
     void whatQueuesWhileAGroupIsRecordedIsTheNextGroupAndEachCallerGetsItsOwnResult() throws Exception {
         CountDownLatch firstHeld = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>("test", 4, 100, group -> {
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>("test", 4, 100, 1, group -> {
             groups.add(List.copyOf(group));
             if (groups.size() == 1) {
                 firstHeld.countDown();
@@ -66,7 +66,7 @@ class GroupCommitTest {
 
     @Test
     void aGroupThatFailsWholeLeavesEveryItemToItsCaller() {
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>("test", 8, 100, group -> {
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>("test", 8, 100, 1, group -> {
             throw new IllegalStateException("deadlock detected");
         }, size -> { }, Executors.defaultThreadFactory());
         assertEquals(Optional.empty(), commit.submit(1));
@@ -77,7 +77,7 @@ class GroupCommitTest {
     void aFullQueueOrAStoppedCommitterLeavesTheItemToItsCaller() throws Exception {
         CountDownLatch held = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        GroupCommit<Integer, Integer> commit = new GroupCommit<>("test", 8, 1, group -> {
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>("test", 8, 1, 1, group -> {
             held.countDown();
             await(release);
             return group;
