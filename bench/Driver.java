@@ -18,6 +18,7 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -621,7 +622,9 @@ public class Driver {
         ingressSingle(500, 8);
         drain(2_000);
         awaitIdle();
+        String beforeDrain = get("/metrics");
         double[] drained = costOf(pid, database, 10_000, () -> drain(10_000));
+        String afterDrain = get("/metrics");
         double[] single = costOf(pid, database, 2_000, () -> {
             long before = terminal();
             double rate = ingressSingle(2_000, 8);
@@ -630,10 +633,51 @@ public class Driver {
             }
             return rate;
         });
-        String figures = String.format(Locale.ROOT, "%.1f %.3f %.2f %.1f %.3f %.2f", drained[0], drained[1], drained[2],
-                single[0], single[1], single[2]);
+        String afterSingle = get("/metrics");
+        String figures = String.format(Locale.ROOT, "%.1f %.3f %.2f %.1f %.3f %.2f %.0f %.1f %.1f %.1f", drained[0],
+                drained[1], drained[2], single[0], single[1], single[2],
+                p99Ms(beforeDrain, afterDrain, "lastcall_check_to_last_byte_seconds"),
+                meanGroup(beforeDrain, afterDrain, "receipt-and-gate"), meanGroup(beforeDrain, afterDrain, "settlement"),
+                meanGroup(afterDrain, afterSingle, "submission"));
         Files.writeString(Path.of("bench/target/cost-" + label + ".txt"), figures);
         System.out.println("cost " + label + ": " + figures);
+    }
+
+    /**
+     * The bucket bound (ms) at or below which 99 % of a histogram's samples between two scrapes of
+     * /metrics fall, all label sets together; NaN without samples.
+     */
+    static double p99Ms(String before, String after, String histogram) {
+        Map<String, Double> buckets = new java.util.TreeMap<>();
+        sumByLabel(after, histogram + "_bucket", "le").forEach((le, n) -> buckets.merge(le, n, Double::sum));
+        sumByLabel(before, histogram + "_bucket", "le").forEach((le, n) -> buckets.merge(le, -n, Double::sum));
+        double total = buckets.getOrDefault("+Inf", 0.0);
+        return buckets.entrySet().stream().filter(e -> !e.getKey().equals("+Inf") && e.getValue() >= 0.99 * total)
+                .mapToDouble(e -> Double.parseDouble(e.getKey()) * 1_000).min()
+                .orElse(total > 0 ? Double.POSITIVE_INFINITY : Double.NaN);
+    }
+
+    /** Items per transaction of one group commit between two scrapes of /metrics; NaN where the build has none. */
+    static double meanGroup(String before, String after, String group) {
+        double items = sumByLabel(after, "lastcall_group_size_sum", "group").getOrDefault(group, 0.0)
+                - sumByLabel(before, "lastcall_group_size_sum", "group").getOrDefault(group, 0.0);
+        double groups = sumByLabel(after, "lastcall_group_size_count", "group").getOrDefault(group, 0.0)
+                - sumByLabel(before, "lastcall_group_size_count", "group").getOrDefault(group, 0.0);
+        return groups > 0 ? items / groups : Double.NaN;
+    }
+
+    /** A metric's samples in Prometheus text, summed per value of one of their labels. */
+    static Map<String, Double> sumByLabel(String text, String name, String label) {
+        Map<String, Double> sums = new java.util.HashMap<>();
+        Matcher line = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE)
+                .matcher(text);
+        while (line.find()) {
+            Matcher value = Pattern.compile("(?:^|,)" + label + "=\"([^\"]*)\"").matcher(line.group(1));
+            if (value.find()) {
+                sums.merge(value.group(1), Double.parseDouble(line.group(2)), Double::sum);
+            }
+        }
+        return sums;
     }
 
     interface Rated {
@@ -698,6 +742,11 @@ public class Driver {
         }
     }
 
+    /** A figure, or "–" where the build does not report it. */
+    static String figure(double value, String format) {
+        return Double.isNaN(value) ? "–" : String.format(Locale.ROOT, format, value);
+    }
+
     /** Runs a PostgreSQL client tool as the bench's database user; its output, or an exception if it failed. */
     static String run(String... command) throws Exception {
         ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
@@ -725,8 +774,10 @@ public class Driver {
                 + " commits in the ledger's database, the reconciler's passes included). After a warm-up of 500"
                 + " single submissions and a drained backlog of 2,000.\n\n"
                 + "| build | drain, 10,000 in batches (zero-latency model) | CPU s / 1,000 jobs | transactions / job"
-                + " | single `POST /api/jobs`, 2,000 on 8 threads | CPU s / 1,000 jobs | transactions / job |\n"
-                + "|---|---|---|---|---|---|---|\n");
+                + " | check → last byte p99 (bucket) | mean group: receipt + gate / settlement"
+                + " | single `POST /api/jobs`, 2,000 on 8 threads | CPU s / 1,000 jobs | transactions / job"
+                + " | mean submission group |\n"
+                + "|---|---|---|---|---|---|---|---|---|---|\n");
         double[] first = null;
         double[] last = null;
         for (String label : labels) {
@@ -736,9 +787,12 @@ public class Driver {
                 first = v;
             }
             last = v;
-            s.append(String.format(Locale.ROOT, "| %s | %.0f/s (%.2f×) | %.2f (%.2f×) | %.2f | %.0f/s (%.2f×) |"
-                    + " %.2f (%.2f×) | %.2f |\n", label, v[0], v[0] / first[0], v[1], v[1] / first[1], v[2], v[3],
-                    v[3] / first[3], v[4], v[4] / first[4], v[5]));
+            double[] g = v.length >= 10 ? java.util.Arrays.copyOfRange(v, 6, 10)
+                    : new double[] {Double.NaN, Double.NaN, Double.NaN, Double.NaN};
+            s.append(String.format(Locale.ROOT, "| %s | %.0f/s (%.2f×) | %.2f (%.2f×) | %.2f | ≤ %s ms | %s / %s"
+                    + " | %.0f/s (%.2f×) | %.2f (%.2f×) | %.2f | %s |\n", label, v[0], v[0] / first[0], v[1],
+                    v[1] / first[1], v[2], figure(g[0], "%.0f"), figure(g[1], "%.1f"), figure(g[2], "%.1f"), v[3],
+                    v[3] / first[3], v[4], v[4] / first[4], v[5], figure(g[3], "%.1f")));
         }
         s.append(String.format(Locale.ROOT, "%nBeneath it, measured in the same run after the builds, on the same"
                 + " machine: RabbitMQ alone %.0f persistent publishes/s with confirms (200 outstanding, 120 bytes) and"
