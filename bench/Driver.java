@@ -709,15 +709,8 @@ public class Driver {
      */
     static long transactions(String database) throws Exception {
         Thread.sleep(11_000);
-        ProcessBuilder pb = new ProcessBuilder("psql", "-h", "127.0.0.1", "-U", "lastcall", "-d", database, "-qtAc",
-                "select xact_commit + xact_rollback from pg_stat_database where datname = '" + database + "'")
-                .redirectErrorStream(true);
-        pb.environment().put("PGPASSWORD", "lastcall");
-        Process psql = pb.start();
-        String out = new String(psql.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        if (psql.waitFor() != 0) {
-            throw new IllegalStateException("psql: " + out);
-        }
+        String out = run("psql", "-h", "127.0.0.1", "-U", "lastcall", "-d", database, "-qtAc",
+                "select xact_commit + xact_rollback from pg_stat_database where datname = '" + database + "'").trim();
         return Long.parseLong(out);
     }
 

@@ -10,6 +10,7 @@ import io.lastcall.job.GateDecision;
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
 import io.lastcall.job.Outcome;
+import io.lastcall.job.ReferenceCheck;
 import io.lastcall.job.RetryTiers;
 import io.lastcall.job.SubjectRevision;
 import io.lastcall.metrics.LatencyClass;
@@ -29,6 +30,7 @@ import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import java.math.BigDecimal;
 import java.time.Clock;
+import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -139,7 +141,22 @@ public class DispatchLedger {
      * yet is left to {@link #gate} (the admission's gate is then null).
      */
     public Admission receiveAndGate(Delivery delivery) {
-        return admit(delivery);
+        long now = clock.millis();
+        Job job = receipt.trustedJob(delivery.message(), delivery.schemaVersions(), "", delivery.logDelivery(), now)
+                .orElse(null);
+        Receipt received = received(job, now);
+        if (!received.proceed()) {
+            return new Admission(received, null);
+        }
+        WorkloadPolicy policy = delivery.policies().apply(job.getWorkload());
+        Backend backend = delivery.backends().apply(job.getWorkload());
+        if (policy.budget() != null && em.find(BudgetLock.class, job.getWorkload()) == null
+                || backend.rateLimited() && em.find(BackendRate.class, backend.key()) == null
+                || delivery.backendHasLine().test(backend.key())) {
+            // no gate here: the rows are created first, or the job joins the jobs waiting for its backend
+            return new Admission(received, null);
+        }
+        return new Admission(received, decide(job, now, delivery.clockUncertaintyMs(), policy, backend));
     }
 
     /**
@@ -148,32 +165,23 @@ public class DispatchLedger {
      * admission, in order. If any of them fails, none is recorded.
      */
     public List<Admission> receiveAndGateAll(List<Delivery> deliveries) {
-        return deliveries.stream().map(this::admit).toList();
+        lockInOrder(deliveries.stream().filter(d -> d.message().unreadable() == null)
+                .map(d -> ReferenceCheck.parse(d.message().body(), d.schemaVersions()))
+                .filter(ReferenceCheck.Verdict::trusted).map(v -> v.reference().jobId()).toList());
+        return deliveries.stream().map(this::receiveAndGate).toList();
     }
 
-    private Admission admit(Delivery d) {
-        return gateOnReceipt(d.message(), d.schemaVersions(), d.logDelivery(), d.clockUncertaintyMs(), d.policies(),
-                d.backends(), d.backendHasLine());
-    }
-
-    private Admission gateOnReceipt(ReceivedMessage message, Set<Integer> schemaVersions, boolean logDelivery,
-            long clockUncertaintyMs, Function<String, WorkloadPolicy> policies, Function<String, Backend> backends,
-            Predicate<String> backendHasLine) {
-        long now = clock.millis();
-        Job job = receipt.trustedJob(message, schemaVersions, "", logDelivery, now).orElse(null);
-        Receipt received = received(job, now);
-        if (!received.proceed()) {
-            return new Admission(received, null);
+    /**
+     * Locks these jobs' rows in the database's order of job ids, before a group touches any of
+     * them: every transaction that locks several job rows takes them in this one order, so two of
+     * them wait for each other rather than deadlock (a group of receipts against a batch's bulk
+     * confirm mark did). A group's other rows (budget, rate) are locked after all of its jobs.
+     */
+    private void lockInOrder(Collection<String> jobIds) {
+        if (jobIds.size() > 1) {
+            em.createQuery("select j from Job j where j.jobId in :ids order by j.jobId", Job.class)
+                    .setParameter("ids", jobIds).setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultList();
         }
-        WorkloadPolicy policy = policies.apply(job.getWorkload());
-        Backend backend = backends.apply(job.getWorkload());
-        if (policy.budget() != null && em.find(BudgetLock.class, job.getWorkload()) == null
-                || backend.rateLimited() && em.find(BackendRate.class, backend.key()) == null
-                || backendHasLine.test(backend.key())) {
-            // no gate here: the rows are created first, or the job joins the jobs waiting for its backend
-            return new Admission(received, null);
-        }
-        return new Admission(received, decide(job, now, clockUncertaintyMs, policy, backend));
     }
 
     private static Receipt received(Job job, long now) {
@@ -406,26 +414,10 @@ public class DispatchLedger {
      * EXPIRED_NOT_STARTED/BACKEND_PAUSED when its lifetime will not reach that far.
      */
     public long settle(Settlement settlement) {
-        return settleOne(settlement);
-    }
-
-    /**
-     * Settlements of several finished calls in one transaction ({@link LedgerGroups}), each exactly
-     * as {@link #settle} records it alone, under its own job's row lock and generation check.
-     * Returns each one's retry tier, in order. If any of them fails, none is recorded.
-     */
-    public List<Long> settleAll(List<Settlement> settlements) {
-        return settlements.stream().map(this::settleOne).toList();
-    }
-
-    private long settleOne(Settlement s) {
-        return settleAttempt(s.attemptId(), s.result(), s.checkToLastByteMs(), s.pricing(), s.policy(), s.retryTiersMs(),
-                s.clockUncertaintyMs(), s.backend(), s.maxPauseMs());
-    }
-
-    private long settleAttempt(String attemptId, ModelResult result, Long checkToLastByteMs, Pricing pricing,
-            WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs, Backend backend, long maxPauseMs) {
-        Attempt attempt = em.find(Attempt.class, attemptId);
+        ModelResult result = settlement.result();
+        Long checkToLastByteMs = settlement.checkToLastByteMs();
+        Pricing pricing = settlement.pricing();
+        Attempt attempt = em.find(Attempt.class, settlement.attemptId());
         Job job = lockedFor(attempt);
         long now = clock.millis();
         if (attempt.getState() == Attempt.State.UNKNOWN && result.kind() == ModelResult.Kind.COMPLETED
@@ -441,10 +433,11 @@ public class DispatchLedger {
             return 0; // already settled (a retried settlement whose first try did commit), or reconciled
         }
         long answeredAt = result.answeredAt() == null ? now : result.answeredAt();
-        if (backend.rateLimited() && result.remaining().known()) {
+        if (settlement.backend().rateLimited() && result.remaining().known()) {
             // the provider's own count of what is left: it also holds calls made by others with this key
-            rateRow(backend, now).correct(now, result.remaining().requests(), result.remaining().tokens(),
-                    backend.plannedRequestsPerMinute(), backend.plannedTokensPerMinute());
+            rateRow(settlement.backend(), now).correct(now, result.remaining().requests(), result.remaining().tokens(),
+                    settlement.backend().plannedRequestsPerMinute(),
+                    settlement.backend().plannedTokensPerMinute());
         }
         switch (result.kind()) {
             case COMPLETED -> {
@@ -452,7 +445,7 @@ public class DispatchLedger {
                 BigDecimal cost = result.hasUsage()
                         ? pricing.cost(job.getModel(), result.promptTokens(), result.completionTokens()) : null;
                 attempt.completed(now, result.promptTokens(), result.completionTokens(), cost, late,
-                        result.httpStatus(), late && !policy.keepLateResults() ? null : result.content(),
+                        result.httpStatus(), late && !settlement.policy().keepLateResults() ? null : result.content(),
                         checkToLastByteMs);
                 job.end(late ? Outcome.COMPLETED_LATE : Outcome.COMPLETED_ON_TIME, now);
             }
@@ -460,11 +453,12 @@ public class DispatchLedger {
                 attempt.refusedNotProcessed(now, result.httpStatus(), result.error(), checkToLastByteMs);
                 long pausedUntil = 0;
                 if (result.retryAfterMs() != null) {
-                    pausedUntil = answeredAt + Math.min(result.retryAfterMs(), maxPauseMs);
-                    pauseBackend(backend.key(), pausedUntil, now, result.httpStatus());
+                    pausedUntil = answeredAt + Math.min(result.retryAfterMs(), settlement.maxPauseMs());
+                    pauseBackend(settlement.backend().key(), pausedUntil, now, result.httpStatus());
                     attempt.rateLimited();
                 }
-                return retryOrEnd(job, now, policy, retryTiersMs, clockUncertaintyMs, pausedUntil);
+                return retryOrEnd(job, now, settlement.policy(), settlement.retryTiersMs(),
+                        settlement.clockUncertaintyMs(), pausedUntil);
             }
             case HTTP_ERROR -> {
                 attempt.failedAfterWrite(now, result.httpStatus(), result.error(), checkToLastByteMs);
@@ -476,6 +470,16 @@ public class DispatchLedger {
             }
         }
         return 0;
+    }
+
+    /**
+     * Settlements of several finished calls in one transaction ({@link LedgerGroups}), each exactly
+     * as {@link #settle} records it alone, under its own job's row lock and generation check.
+     * Returns each one's retry tier, in order. If any of them fails, none is recorded.
+     */
+    public List<Long> settleAll(List<Settlement> settlements) {
+        lockInOrder(settlements.stream().map(s -> em.find(Attempt.class, s.attemptId()).getJobId()).toList());
+        return settlements.stream().map(this::settle).toList();
     }
 
     /**

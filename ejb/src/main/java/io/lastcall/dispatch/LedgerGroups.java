@@ -13,7 +13,6 @@ import jakarta.ejb.Singleton;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Group commit on the worker path ({@link GroupCommit}): deliveries that hold a permit have their
@@ -65,9 +64,8 @@ public class LedgerGroups {
     }
 
     /** The settlement's retry tier (ms, 0 for none) once its group committed; empty if the caller must record it itself. */
-    public OptionalLong settle(DispatchLedger.Settlement settlement) {
-        Optional<Long> tier = settlements == null ? Optional.empty() : settlements.submit(settlement);
-        return tier.map(OptionalLong::of).orElseGet(OptionalLong::empty);
+    public Optional<Long> settle(DispatchLedger.Settlement settlement) {
+        return settlements == null ? Optional.empty() : settlements.submit(settlement);
     }
 
     @PreDestroy

@@ -19,7 +19,7 @@ import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.time.Clock;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -271,9 +271,9 @@ public class Worker {
         long maxPauseMs = settings.model().maxPauseMs();
         DispatchLedger.Settlement settlement = new DispatchLedger.Settlement(gate.attemptId(), result, checkToLastByteMs,
                 settings.pricing(), policy, settings.topology().retryTiersMs(), uncertainty, backend, maxPauseMs);
-        OptionalLong grouped = groups.settle(settlement);
+        Optional<Long> grouped = groups.settle(settlement);
         if (grouped.isPresent()) {
-            settled(gate, result, backend, maxPauseMs, grouped.getAsLong());
+            settled(gate, result, backend, maxPauseMs, grouped.get());
             return;
         }
         long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.dispatch().settleRetryMs());

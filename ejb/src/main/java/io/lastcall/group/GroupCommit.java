@@ -106,7 +106,11 @@ public final class GroupCommit<T, R> {
                 group.clear();
             }
         }
-        // what is left is recorded by its callers
+        handBackQueued();
+    }
+
+    /** What is still queued goes back to its callers, who record it alone. */
+    private void handBackQueued() {
         for (Pending<T, R> left; (left = queue.poll()) != null; ) {
             left.result().completeExceptionally(new IllegalStateException(what + " stopped"));
         }
@@ -137,8 +141,6 @@ public final class GroupCommit<T, R> {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        for (Pending<T, R> left; (left = queue.poll()) != null; ) {
-            left.result().completeExceptionally(new IllegalStateException(what + " stopped"));
-        }
+        handBackQueued();
     }
 }

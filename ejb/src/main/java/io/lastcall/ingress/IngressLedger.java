@@ -63,9 +63,16 @@ public class IngressLedger {
     /**
      * The broker confirmed these references: the bulk form of {@link Job#published} (first publish
      * time kept, owed publish cleared, ACCEPTED → QUEUED; an outcome already reached stands), one
-     * statement for the usual case where all are still ACCEPTED; no row is read back.
+     * statement for the usual case where all are still ACCEPTED; no row is read back. The rows are
+     * locked first in the order of their job ids, the order every transaction that locks several
+     * jobs takes: a group of deliveries of these jobs then waits for this mark, or this mark for
+     * it, and neither deadlocks (an UPDATE alone locks in whatever order its plan reads the rows).
      */
     public void publishedAll(List<String> jobIds, long at) {
+        if (jobIds.size() > 1) {
+            em.createQuery("select j.jobId from Job j where j.jobId in :ids order by j.jobId", String.class)
+                    .setParameter("ids", jobIds).setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultList();
+        }
         int queued = em.createQuery("update Job j set j.state = :queued, j.publishedAt = coalesce(j.publishedAt, :at),"
                         + " j.publishRequestedAt = null, j.rowVersion = j.rowVersion + 1"
                         + " where j.jobId in :ids and j.state = :accepted")
