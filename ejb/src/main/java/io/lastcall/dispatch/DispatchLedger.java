@@ -20,6 +20,7 @@ import io.lastcall.policy.Pricing;
 import io.lastcall.policy.Backend;
 import io.lastcall.policy.WorkloadPolicy;
 import io.lastcall.receipt.ReceivedMessage;
+import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
@@ -28,6 +29,7 @@ import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
+import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.Collection;
@@ -88,8 +90,14 @@ public class DispatchLedger {
      * System.nanoTime) and by the wall clock ({@code writeByMillis}, epoch ms).
      */
     public record Authorization(boolean granted, long checkNanos, long writeByNanos, long writeByMillis,
-            long retryTierMs) {
-        static final Authorization REFUSED = new Authorization(false, 0, 0, 0, 0);
+            long retryTierMs, boolean again) {
+        static final Authorization REFUSED = new Authorization(false, 0, 0, 0, 0, false);
+        /** Not granted and nothing recorded: the deadline passed during the handoff's own writes; check again. */
+        static final Authorization AGAIN = new Authorization(false, 0, 0, 0, 0, true);
+
+        Authorization(boolean granted, long checkNanos, long writeByNanos, long writeByMillis, long retryTierMs) {
+            this(granted, checkNanos, writeByNanos, writeByMillis, retryTierMs, false);
+        }
 
         /** Refused, and the job goes through this retry tier (ms) after the commit. */
         static Authorization refusedRetrying(long retryTierMs) {
@@ -108,6 +116,9 @@ public class DispatchLedger {
 
     @Inject
     Clock clock;
+
+    @Resource
+    TransactionSynchronizationRegistry transaction;
 
     @Inject
     ModelLatencies latencies;
@@ -354,18 +365,21 @@ public class DispatchLedger {
      * HANDED_OFF and authorizes the write for at most {@code handoffMaxMs}, never past the
      * deadline minus the margin. A claim whose deadline passed meanwhile ends
      * EXPIRED_NOT_STARTED/BEFORE_DISPATCH instead, its reservation released: nothing was written.
+     * <p>
+     * The rows go out first and the clock is read after them, so that only the commit lies between
+     * the check and the write (docs/design.md, "The handoff"). If the deadline passed during
+     * that flush, nothing here commits and the caller checks again ({@link Authorization#again}):
+     * the next check ends the job.
      */
     public Authorization handOff(String attemptId, long clockUncertaintyMs, long handoffMaxMs, Backend backend,
             WorkloadPolicy policy, List<Long> retryTiersMs) {
         Attempt attempt = em.find(Attempt.class, attemptId);
         Job job = lock(attempt.getJobId());
         long now = clock.millis();
-        long checkNanos = System.nanoTime();
         if (job.getState() != JobState.CLAIMED || job.getGeneration() != attempt.getGeneration()) {
             return Authorization.REFUSED;
         }
-        long remaining = job.remainingForDispatch(now, clockUncertaintyMs);
-        if (remaining <= 0) {
+        if (job.remainingForDispatch(now, clockUncertaintyMs) <= 0) {
             attempt.notSent(now, "deadline passed before the handoff");
             job.end(Outcome.EXPIRED_BEFORE_DISPATCH, now);
             return Authorization.REFUSED;
@@ -380,8 +394,17 @@ public class DispatchLedger {
         }
         job.handedOff(now);
         attempt.handedOff(now, Math.max(0, now - job.getCheckedAt()));
+        em.flush();
+        long checkNanos = System.nanoTime();
+        long checkedAt = clock.millis();
+        long remaining = job.remainingForDispatch(checkedAt, clockUncertaintyMs);
+        if (remaining <= 0) {
+            transaction.setRollbackOnly();
+            return Authorization.AGAIN;
+        }
         long window = Math.min(handoffMaxMs, remaining);
-        return new Authorization(true, checkNanos, checkNanos + TimeUnit.MILLISECONDS.toNanos(window), now + window, 0);
+        return new Authorization(true, checkNanos, checkNanos + TimeUnit.MILLISECONDS.toNanos(window),
+                checkedAt + window, 0);
     }
 
     /**

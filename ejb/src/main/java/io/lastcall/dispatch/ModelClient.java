@@ -153,7 +153,7 @@ public class ModelClient {
          * server cannot have processed it: not written.
          */
         public Sent write(PreparedRequest request, long writeByNanos, long writeByMillis, Clock wallClock) {
-            if (!backend.serverSilent()) {
+            if (!backend.stillSilent()) {
                 return new Sent(false, System.nanoTime(),
                         "the server closed the connection (or sent bytes unasked) before the request was written");
             }

@@ -204,6 +204,11 @@ public class Worker {
             }
             auth = ledger.handOff(gate.attemptId(), uncertainty, settings.dispatch().handoffMaxMs(),
                     backend, policy, settings.topology().retryTiersMs());
+            if (auth.again()) {
+                // the deadline passed while the handoff wrote its rows; this check ends the job
+                auth = ledger.handOff(gate.attemptId(), uncertainty, settings.dispatch().handoffMaxMs(),
+                        backend, policy, settings.topology().retryTiersMs());
+            }
         } catch (RuntimeException e) {
             connection.close();
             throw e;

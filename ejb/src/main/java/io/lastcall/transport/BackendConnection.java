@@ -6,6 +6,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLParameters;
@@ -28,13 +30,16 @@ public final class BackendConnection {
 
     private final Origin origin;
     private final Socket socket;
+    /** The plain connection's channel, for a look at what arrived without waiting; null with TLS. */
+    private final SocketChannel channel;
     private final Http http;
     private volatile boolean aborted;
     private long idleUntilNanos;
 
-    private BackendConnection(Origin origin, Socket socket) throws IOException {
+    private BackendConnection(Origin origin, Socket socket, SocketChannel channel) throws IOException {
         this.origin = origin;
         this.socket = socket;
+        this.channel = channel;
         this.http = new Http();
         http.bind(socket);
     }
@@ -42,12 +47,13 @@ public final class BackendConnection {
     /** Connects (and for https completes the TLS handshake) within {@code timeoutMs}. */
     static BackendConnection open(Origin origin, long timeoutMs) throws IOException {
         long started = System.nanoTime();
-        Socket plain = new Socket();
+        SocketChannel channel = SocketChannel.open();
+        Socket plain = channel.socket(); // blocking, as a plain Socket; the channel only looks ahead
         try {
             plain.setTcpNoDelay(true); // the last segment of a request goes out at once
             plain.connect(new InetSocketAddress(origin.host(), origin.port()), (int) Math.max(1, timeoutMs));
             if (!origin.tls()) {
-                return new BackendConnection(origin, plain);
+                return new BackendConnection(origin, plain, channel);
             }
             long left = timeoutMs - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started);
             if (left < 1) {
@@ -61,7 +67,7 @@ public final class BackendConnection {
             tls.setSoTimeout((int) left);
             tls.startHandshake();
             tls.setSoTimeout(0);
-            return new BackendConnection(origin, tls);
+            return new BackendConnection(origin, tls, null);
         } catch (IOException | RuntimeException e) {
             plain.close();
             throw e;
@@ -87,6 +93,31 @@ public final class BackendConnection {
      */
     public boolean serverSilent() {
         return !aborted && http.silentFor(Timeout.ofMilliseconds(1));
+    }
+
+    /**
+     * The same question just before the write, without waiting: nothing may have been read from
+     * the connection since it was found {@link #serverSilent silent} (or opened), so only what
+     * arrived since counts, and on a plain connection one non-blocking read sees it — a close, a
+     * reset or bytes — at once. (A TLS connection pays {@link #serverSilent}'s 1 ms: bytes there
+     * may be the protocol's own, such as a session ticket, only TLS can tell.)
+     */
+    public boolean stillSilent() {
+        if (aborted || channel == null) {
+            return serverSilent();
+        }
+        try {
+            synchronized (channel.blockingLock()) {
+                channel.configureBlocking(false);
+                try {
+                    return channel.read(ByteBuffer.allocate(1)) == 0;
+                } finally {
+                    channel.configureBlocking(true);
+                }
+            }
+        } catch (IOException closedOrReset) {
+            return false;
+        }
     }
 
     /** Whether its keep-alive is over by {@code nowNanos} (it is closed without a read). */
