@@ -4,13 +4,13 @@ import io.lastcall.job.Job;
 import io.lastcall.job.Outcome;
 import io.lastcall.job.ReferenceCheck;
 import io.lastcall.receipt.ReceivedMessage;
+import io.lastcall.schema.JobLocks;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -56,10 +56,7 @@ public class DeadLetterLedger {
             long clockUncertaintyMs) {
         List<String> ids = messages.stream().map(m -> ReferenceCheck.parse(m.body(), schemaVersions))
                 .filter(ReferenceCheck.Verdict::trusted).map(v -> v.reference().jobId()).distinct().sorted().toList();
-        if (!ids.isEmpty()) {
-            em.createQuery("select j from Job j where j.jobId in :ids order by j.jobId", Job.class)
-                    .setParameter("ids", ids).setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultList();
-        }
+        JobLocks.lock(em, ids);
         List<Job> owed = new ArrayList<>();
         for (ReceivedMessage message : messages) {
             record(message, message.deathReason() == null ? "unknown" : message.deathReason(), schemaVersions,

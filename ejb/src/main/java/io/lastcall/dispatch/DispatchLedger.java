@@ -20,6 +20,7 @@ import io.lastcall.policy.Pricing;
 import io.lastcall.policy.Backend;
 import io.lastcall.policy.WorkloadPolicy;
 import io.lastcall.receipt.ReceivedMessage;
+import io.lastcall.schema.JobLocks;
 import jakarta.annotation.Resource;
 import jakarta.ejb.EJB;
 import jakarta.ejb.Stateless;
@@ -32,7 +33,6 @@ import jakarta.persistence.PersistenceContext;
 import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.math.BigDecimal;
 import java.time.Clock;
-import java.util.Collection;
 import java.util.List;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -176,23 +176,10 @@ public class DispatchLedger {
      * admission, in order. If any of them fails, none is recorded.
      */
     public List<Admission> receiveAndGateAll(List<Delivery> deliveries) {
-        lockInOrder(deliveries.stream().filter(d -> d.message().unreadable() == null)
+        JobLocks.lock(em, deliveries.stream().filter(d -> d.message().unreadable() == null)
                 .map(d -> ReferenceCheck.parse(d.message().body(), d.schemaVersions()))
                 .filter(ReferenceCheck.Verdict::trusted).map(v -> v.reference().jobId()).toList());
         return deliveries.stream().map(this::receiveAndGate).toList();
-    }
-
-    /**
-     * Locks these jobs' rows in the database's order of job ids, before a group touches any of
-     * them: every transaction that locks several job rows takes them in this one order, so two of
-     * them wait for each other rather than deadlock (a group of receipts against a batch's bulk
-     * confirm mark did). A group's other rows (budget, rate) are locked after all of its jobs.
-     */
-    private void lockInOrder(Collection<String> jobIds) {
-        if (jobIds.size() > 1) {
-            em.createQuery("select j from Job j where j.jobId in :ids order by j.jobId", Job.class)
-                    .setParameter("ids", jobIds).setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultList();
-        }
     }
 
     private static Receipt received(Job job, long now) {
@@ -501,7 +488,7 @@ public class DispatchLedger {
      * Returns each one's retry tier, in order. If any of them fails, none is recorded.
      */
     public List<Long> settleAll(List<Settlement> settlements) {
-        lockInOrder(settlements.stream().map(s -> em.find(Attempt.class, s.attemptId()).getJobId()).toList());
+        JobLocks.lock(em, settlements.stream().map(s -> em.find(Attempt.class, s.attemptId()).getJobId()).toList());
         return settlements.stream().map(this::settle).toList();
     }
 

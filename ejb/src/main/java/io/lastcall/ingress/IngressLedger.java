@@ -4,6 +4,7 @@ import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
 import io.lastcall.job.Outcome;
 import io.lastcall.job.WorkloadCounter;
+import io.lastcall.schema.JobLocks;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -70,8 +71,7 @@ public class IngressLedger {
      */
     public void publishedAll(List<String> jobIds, long at) {
         if (jobIds.size() > 1) {
-            em.createQuery("select j.jobId from Job j where j.jobId in :ids order by j.jobId", String.class)
-                    .setParameter("ids", jobIds).setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultList();
+            JobLocks.lockUnread(em, jobIds);
         }
         int queued = em.createQuery("update Job j set j.state = :queued, j.publishedAt = coalesce(j.publishedAt, :at),"
                         + " j.publishRequestedAt = null, j.rowVersion = j.rowVersion + 1"

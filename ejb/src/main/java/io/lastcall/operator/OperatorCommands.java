@@ -5,6 +5,7 @@ import io.lastcall.job.JobState;
 import io.lastcall.job.Outcome;
 import io.lastcall.job.RevisionOrder;
 import io.lastcall.job.SubjectRevision;
+import io.lastcall.schema.JobLocks;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
@@ -63,15 +64,14 @@ public class OperatorCommands {
         } else {
             latest.announce(revision, now);
         }
-        List<Job> candidates = em.createQuery("select j from Job j where j.subject = :s and j.state in :claimable",
-                Job.class).setParameter("s", subject).setParameter("claimable", JobState.preClaimStates())
-                .getResultList();
+        SubjectRevision announced = latest;
+        // ids and revisions only: a job is read whole once it is locked, not before
+        List<String> older = em.createQuery("select j.jobId, j.sourceRevision from Job j where j.subject = :s"
+                        + " and j.state in :claimable", Object[].class).setParameter("s", subject)
+                .setParameter("claimable", JobState.preClaimStates()).getResultList().stream()
+                .filter(row -> announced.supersedes((String) row[1])).map(row -> (String) row[0]).toList();
         List<String> superseded = new ArrayList<>();
-        for (Job candidate : candidates) {
-            if (!latest.supersedes(candidate.getSourceRevision())) {
-                continue;
-            }
-            Job job = lock(candidate.getJobId());
+        for (Job job : JobLocks.lock(em, older)) {
             if (job.getState().isPreClaim()) {
                 job.end(Outcome.SUPERSEDED, now);
                 superseded.add(job.getJobId());

@@ -2,12 +2,12 @@ package io.lastcall.reconcile;
 
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
+import io.lastcall.schema.JobLocks;
 import io.lastcall.job.Outcome;
 import jakarta.ejb.Stateless;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
 import jakarta.persistence.EntityManager;
-import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import java.util.List;
 
@@ -26,8 +26,8 @@ public class ExpireOverdue {
 
     /**
      * Ends up to {@code limit} overdue jobs in one transaction, the earliest deadlines first; they
-     * are locked by one query in id order (the order every multi-row locker uses) and re-checked
-     * under the lock. Returns how many ended.
+     * are locked by one query in id order ({@link JobLocks}) and re-checked under the lock.
+     * Returns how many ended.
      */
     public int batch(long now, long graceMs, int limit) {
         long before = now - graceMs;
@@ -38,10 +38,9 @@ public class ExpireOverdue {
         if (ids.isEmpty()) {
             return 0;
         }
-        List<Job> overdue = em.createQuery("select j from Job j where j.jobId in :ids and j.state in :preClaim"
-                        + " and j.expiresAt < :before order by j.jobId", Job.class)
-                .setParameter("ids", ids).setParameter("preClaim", JobState.preClaimStates())
-                .setParameter("before", before).setLockMode(LockModeType.PESSIMISTIC_WRITE).getResultList();
+        // re-checked under the lock: a job claimed or ended meanwhile is left alone
+        List<Job> overdue = JobLocks.lock(em, ids).stream()
+                .filter(j -> j.getState().isPreClaim() && j.getExpiresAt() < before).toList();
         for (Job job : overdue) {
             job.end(job.getState() == JobState.QUEUED ? Outcome.EXPIRED_IN_BROKER : Outcome.EXPIRED_RECONCILED, now);
         }
