@@ -354,7 +354,7 @@ public class DispatchLedger {
      * EXPIRED_NOT_STARTED/BEFORE_DISPATCH instead, its reservation released: nothing was written.
      * <p>
      * The rows go out first and the clock is read after them, so that only the commit lies between
-     * the check and the write (docs/design.md, "The handoff"). If the deadline passed during
+     * the check and the write (docs/design.md §3.4). If the deadline passed during
      * that flush, nothing here commits and the caller checks again ({@link Authorization#again}):
      * the next check ends the job.
      */
