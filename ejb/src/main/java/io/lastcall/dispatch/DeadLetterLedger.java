@@ -2,7 +2,6 @@ package io.lastcall.dispatch;
 
 import io.lastcall.job.Job;
 import io.lastcall.job.Outcome;
-import io.lastcall.job.ReferenceCheck;
 import io.lastcall.receipt.ReceivedMessage;
 import io.lastcall.schema.JobLocks;
 import jakarta.ejb.EJB;
@@ -54,9 +53,7 @@ public class DeadLetterLedger {
      */
     public List<Job> deadLetteredAll(List<ReceivedMessage> messages, Set<Integer> schemaVersions,
             long clockUncertaintyMs) {
-        List<String> ids = messages.stream().map(m -> ReferenceCheck.parse(m.body(), schemaVersions))
-                .filter(ReferenceCheck.Verdict::trusted).map(v -> v.reference().jobId()).distinct().sorted().toList();
-        JobLocks.lock(em, ids);
+        JobLocks.lock(em, messages.stream().flatMap(m -> m.referencedJobId(schemaVersions).stream()).toList());
         List<Job> owed = new ArrayList<>();
         for (ReceivedMessage message : messages) {
             record(message, message.deathReason() == null ? "unknown" : message.deathReason(), schemaVersions,

@@ -10,7 +10,6 @@ import io.lastcall.job.GateDecision;
 import io.lastcall.job.Job;
 import io.lastcall.job.JobState;
 import io.lastcall.job.Outcome;
-import io.lastcall.job.ReferenceCheck;
 import io.lastcall.job.RetryTiers;
 import io.lastcall.job.SubjectRevision;
 import io.lastcall.metrics.LatencyClass;
@@ -176,9 +175,8 @@ public class DispatchLedger {
      * admission, in order. If any of them fails, none is recorded.
      */
     public List<Admission> receiveAndGateAll(List<Delivery> deliveries) {
-        JobLocks.lock(em, deliveries.stream().filter(d -> d.message().unreadable() == null)
-                .map(d -> ReferenceCheck.parse(d.message().body(), d.schemaVersions()))
-                .filter(ReferenceCheck.Verdict::trusted).map(v -> v.reference().jobId()).toList());
+        JobLocks.lock(em, deliveries.stream().flatMap(d -> d.message().referencedJobId(d.schemaVersions()).stream())
+                .toList());
         return deliveries.stream().map(this::receiveAndGate).toList();
     }
 

@@ -202,12 +202,10 @@ public class Worker {
                         + unsendable.getMessage(), policy, settings.topology().retryTiersMs(), uncertainty));
                 return false;
             }
-            auth = ledger.handOff(gate.attemptId(), uncertainty, settings.dispatch().handoffMaxMs(),
-                    backend, policy, settings.topology().retryTiersMs());
+            auth = handOff(gate, policy, backend, uncertainty);
             if (auth.again()) {
                 // the deadline passed while the handoff wrote its rows; this check ends the job
-                auth = ledger.handOff(gate.attemptId(), uncertainty, settings.dispatch().handoffMaxMs(),
-                        backend, policy, settings.topology().retryTiersMs());
+                auth = handOff(gate, policy, backend, uncertainty);
             }
         } catch (RuntimeException e) {
             connection.close();
@@ -249,6 +247,12 @@ public class Worker {
             }
             return false;
         }
+    }
+
+    private DispatchLedger.Authorization handOff(DispatchLedger.GateResult gate, WorkloadPolicy policy, Backend backend,
+            long uncertainty) {
+        return ledger.handOff(gate.attemptId(), uncertainty, settings.dispatch().handoffMaxMs(), backend, policy,
+                settings.topology().retryTiersMs());
     }
 
     /** Waits for the answer of a written request and settles it. */

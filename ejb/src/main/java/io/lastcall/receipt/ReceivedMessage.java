@@ -1,11 +1,14 @@
 package io.lastcall.receipt;
 
+import io.lastcall.job.ReferenceCheck;
 import io.lastcall.job.Untrusted;
 import jakarta.jms.BytesMessage;
 import jakarta.jms.JMSException;
 import jakarta.jms.Message;
 import jakarta.jms.TextMessage;
 import java.util.Base64;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * What lastcall keeps of a delivered message, taken off the JMS message at receipt. A non-text
@@ -42,6 +45,15 @@ public record ReceivedMessage(String messageId, String queue, String body, long 
         }
         return new ReceivedMessage(Untrusted.text(id, 200), Untrusted.text(queue == null ? "" : queue, 255),
                 Untrusted.text(body, Untrusted.MAX_BODY_CHARS), receivedAt, redelivered, deathReason, unreadable);
+    }
+
+    /** The job this message names, if it is readable and a reference of a supported schema (what a group locks first). */
+    public Optional<String> referencedJobId(Set<Integer> schemaVersions) {
+        if (unreadable != null) {
+            return Optional.empty();
+        }
+        ReferenceCheck.Verdict verdict = ReferenceCheck.parse(body, schemaVersions);
+        return verdict.trusted() ? Optional.of(verdict.reference().jobId()) : Optional.empty();
     }
 
     private static String stringProperty(Message message, String name) throws JMSException {
