@@ -20,9 +20,11 @@ import jakarta.inject.Inject;
 import java.io.IOException;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -209,7 +211,20 @@ public class Worker {
             }
         } catch (RuntimeException e) {
             connection.close();
-            throw e;
+            // nothing was written, whether or not the HANDED_OFF commit was made (a database that
+            // goes away during a commit may have made it and still report a failure): the ledger
+            // is told so, or the job would wait for the reconciler's OUTCOME_UNKNOWN
+            OptionalLong tier = recordRetrying("that the request of attempt " + gate.attemptId() + " of job "
+                    + gate.jobId() + " was not written after its handoff failed (" + e + ")",
+                    "revokes its claim or marks its handoff OUTCOME_UNKNOWN",
+                    () -> ledger.notSent(gate.attemptId(), "not written: the handoff failed ("
+                            + e.getClass().getSimpleName() + ")", policy,
+                            settings.topology().retryTiersMs(), uncertainty));
+            if (tier.isEmpty()) {
+                throw e;
+            }
+            retry(gate, tier.getAsLong());
+            return false;
         }
         if (!auth.granted()) {
             connection.close();
@@ -272,8 +287,8 @@ public class Worker {
 
     /**
      * Records the result in the next settlement group ({@link LedgerGroups}), or alone if the group did
-     * not take it, retrying with backoff while the database does not (a blip after a finished call
-     * must not lose its usage); the reconciler is the last resort.
+     * not take it, retrying while the database does not (a blip after a finished call must not lose
+     * its usage); the reconciler is the last resort.
      */
     private void settle(DispatchLedger.GateResult gate, ModelResult result, long checkToLastByteMs, WorkloadPolicy policy,
             Backend backend, long uncertainty) {
@@ -285,22 +300,30 @@ public class Worker {
             settled(gate, result, backend, maxPauseMs, grouped.get());
             return;
         }
+        recordRetrying("the result of attempt " + gate.attemptId() + " of job " + gate.jobId() + " (" + result.kind()
+                        + ", usage " + result.promptTokens() + "/" + result.completionTokens() + ")",
+                "marks it OUTCOME_UNKNOWN", () -> ledger.settle(settlement))
+                .ifPresent(tier -> settled(gate, result, backend, maxPauseMs, tier));
+    }
+
+    /**
+     * Runs a ledger write that must not be lost to a database blip, with backoff (250 ms doubling to
+     * 10 s) for up to {@code lastcall.dispatch.settle-retry-ms}; returns its result (a retry tier), or
+     * empty once it gave up and logged what the reconciler does instead.
+     */
+    private OptionalLong recordRetrying(String what, String reconcilerThen, Supplier<Long> write) {
         long giveUpAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(settings.dispatch().settleRetryMs());
         long delay = 250;
         for (int tries = 1; ; tries++) {
             try {
-                settled(gate, result, backend, maxPauseMs, ledger.settle(settlement));
-                return;
+                return OptionalLong.of(write.get());
             } catch (RuntimeException e) {
                 if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(delay) > giveUpAt) {
-                    LOG.log(Level.SEVERE, "Could not record the result of attempt " + gate.attemptId() + " of job "
-                            + gate.jobId() + " (" + result.kind() + ", usage " + result.promptTokens() + "/"
-                            + result.completionTokens() + ") after " + tries + " tries; the reconciler will mark it"
-                            + " OUTCOME_UNKNOWN: " + e, e);
-                    return;
+                    LOG.log(Level.SEVERE, "Could not record " + what + " after " + tries + " tries; the reconciler "
+                            + reconcilerThen + ": " + e, e);
+                    return OptionalLong.empty();
                 }
-                LOG.warning("Recording the result of attempt " + gate.attemptId() + " failed (try " + tries
-                        + "), retrying in " + delay + " ms: " + e);
+                LOG.warning("Recording " + what + " failed (try " + tries + "), retrying in " + delay + " ms: " + e);
                 sleep(delay);
                 delay = Math.min(delay * 2, 10_000);
             }
@@ -392,7 +415,7 @@ public class Worker {
             Thread.sleep(ms);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while retrying a settlement", e);
+            throw new IllegalStateException("interrupted while retrying a ledger write", e);
         }
     }
 }

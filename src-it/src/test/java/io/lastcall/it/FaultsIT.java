@@ -122,6 +122,36 @@ class FaultsIT extends SpyBackedDeployment {
     }
 
     @Test
+    void aHandoffTheDatabaseRefusesIsRecordedNotSentAndRetriedNotLeftHandedOffUnwritten() {
+        assumeTrue(ItConfig.postgres(), "the refusing trigger is PostgreSQL's");
+        // the real database refuses this job's first HANDED_OFF: the handoff fails, as one does when the
+        // database goes away during it (which may even have committed it)
+        Postgres.sql("CREATE OR REPLACE FUNCTION lc_it_refuse_first_handoff() RETURNS trigger LANGUAGE plpgsql AS $$"
+                + " BEGIN IF NEW.state = 'HANDED_OFF' AND NEW.job_id LIKE 'handoff-refused-%' AND NOT EXISTS"
+                + " (SELECT 1 FROM lc_attempt a WHERE a.job_id = NEW.job_id AND a.state = 'NOT_SENT')"
+                + " THEN RAISE EXCEPTION 'FaultsIT refuses the first handoff of %', NEW.job_id; END IF;"
+                + " RETURN NEW; END $$");
+        Postgres.sql("CREATE TRIGGER lc_it_refuse_first_handoff BEFORE UPDATE ON lc_attempt FOR EACH ROW"
+                + " EXECUTE FUNCTION lc_it_refuse_first_handoff()");
+        String id = Jobs.newId("handoff-refused");
+        JsonObject job;
+        try {
+            Jobs.submit(Jobs.envelope(id, Jobs.now() + 60_000, "spy-ok"));
+            job = Jobs.awaitOutcome(id, WAIT);
+        } finally {
+            Postgres.sql("DROP TRIGGER IF EXISTS lc_it_refuse_first_handoff ON lc_attempt");
+            Postgres.sql("DROP FUNCTION IF EXISTS lc_it_refuse_first_handoff()");
+        }
+        assertEquals("COMPLETED", job.getString("outcome"), job.toString());
+        assertEquals(2, job.getJsonArray("attempts").size(), job.toString());
+        JsonObject refused = job.getJsonArray("attempts").getJsonObject(0);
+        assertEquals("NOT_SENT", refused.getString("state"), job.toString());
+        assertTrue(refused.getString("error").startsWith("not written: the handoff failed"), job.toString());
+        assertEquals("COMPLETED", job.getJsonArray("attempts").getJsonObject(1).getString("state"), job.toString());
+        assertEquals(1, spy.requestsFor(id).size(), "one request: the refused handoff wrote nothing");
+    }
+
+    @Test
     void callsThatFinishWhileTheDatabaseIsDownAreRecordedCompletedWithTheirUsageOnceItIsBack() {
         assumeTrue(ItConfig.postgres(), "the database stop runs against PostgreSQL");
         // the domain's two permits: two calls of 3 s in flight when the database stops for 60 s,
@@ -227,7 +257,8 @@ class FaultsIT extends SpyBackedDeployment {
     private void assertEveryJobEndsOnceMostlyCompleted(List<String> ids, DispatchSpy backend) {
         Map<String, String> outcomes = new HashMap<>();
         for (String id : ids) {
-            JsonObject job = Await.until("an outcome for " + id, Duration.ofSeconds(120), () -> {
+            JsonObject job = Await.until("an outcome for " + id + " (requests the backend saw of it, counted at the"
+                    + " start of the wait: " + backend.requestsFor(id).size() + ")", Duration.ofSeconds(120), () -> {
                 Jobs.reconcile();
                 return Jobs.get(id);
             }, j -> j != null && !j.isNull("outcome"));
