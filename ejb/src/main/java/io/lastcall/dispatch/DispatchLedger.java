@@ -33,12 +33,14 @@ import jakarta.transaction.TransactionSynchronizationRegistry;
 import java.math.BigDecimal;
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 
 /**
  * The worker path's transactions (docs/design.md, "Transactions"), each short, each locking the
@@ -345,6 +347,11 @@ public class DispatchLedger {
         }
     }
 
+    /** A connected call whose last check is due, and what that check needs. */
+    public record Handoff(String attemptId, long clockUncertaintyMs, long handoffMaxMs, Backend backend,
+            WorkloadPolicy policy, List<Long> retryTiersMs) {
+    }
+
     /**
      * The last deadline check, made with the connection to the backend already open: commits
      * HANDED_OFF and authorizes the write for at most {@code handoffMaxMs}, never past the
@@ -356,40 +363,89 @@ public class DispatchLedger {
      * that flush, nothing here commits and the caller checks again ({@link Authorization#again}):
      * the next check ends the job.
      */
-    public Authorization handOff(String attemptId, long clockUncertaintyMs, long handoffMaxMs, Backend backend,
-            WorkloadPolicy policy, List<Long> retryTiersMs) {
-        Attempt attempt = em.find(Attempt.class, attemptId);
-        Job job = lock(attempt.getJobId());
+    public Authorization handOff(Handoff handoff) {
+        return handOffAll(List.of(handoff)).get(0);
+    }
+
+    /**
+     * Several handoffs in one transaction ({@link LedgerGroups}), each exactly as {@link #handOff}
+     * checks it alone, under its own job's row lock: the rows of all go out in one flush, then one
+     * clock reading is every one's last check, and only the one commit lies between it and each
+     * caller's write. If the deadline of any passed during the flush, none is recorded and every
+     * caller checks again, alone.
+     */
+    public List<Authorization> handOffAll(List<Handoff> handoffs) {
+        List<Attempt> attempts = attempts(handoffs.stream().map(Handoff::attemptId).toList());
+        Map<String, Job> jobs = JobLocks.lock(em, attempts.stream().map(Attempt::getJobId).toList()).stream()
+                .collect(Collectors.toMap(Job::getJobId, j -> j));
         long now = clock.millis();
+        Authorization[] checked = new Authorization[handoffs.size()];
+        for (int i = 0; i < checked.length; i++) {
+            checked[i] = writeHandedOff(handoffs.get(i), attempts.get(i), jobs.get(attempts.get(i).getJobId()), now);
+        }
+        em.flush();
+        long checkNanos = System.nanoTime();
+        long checkedAt = clock.millis();
+        for (int i = 0; i < checked.length; i++) {
+            if (checked[i] != null) {
+                continue;
+            }
+            Handoff handoff = handoffs.get(i);
+            long remaining = jobs.get(attempts.get(i).getJobId()).remainingForDispatch(checkedAt,
+                    handoff.clockUncertaintyMs());
+            if (remaining <= 0) {
+                transaction.setRollbackOnly();
+                return handoffs.stream().map(h -> Authorization.AGAIN).toList();
+            }
+            long window = Math.min(handoff.handoffMaxMs(), remaining);
+            checked[i] = new Authorization(true, checkNanos, checkNanos + TimeUnit.MILLISECONDS.toNanos(window),
+                    checkedAt + window, 0);
+        }
+        return List.of(checked);
+    }
+
+    /** These attempts, in this order, read in one query. */
+    private List<Attempt> attempts(List<String> ids) {
+        if (ids.size() == 1) {
+            return List.of(em.find(Attempt.class, ids.get(0)));
+        }
+        Map<String, Attempt> byId = em.createQuery("select a from Attempt a where a.attemptId in :ids", Attempt.class)
+                .setParameter("ids", ids).getResultStream().collect(Collectors.toMap(Attempt::getAttemptId, a -> a));
+        return ids.stream().map(byId::get).toList();
+    }
+
+    /**
+     * The checks before the handoff, on the locked job: a refusal (recorded), or null once
+     * HANDED_OFF is written (not yet flushed) and the last check is still to come.
+     */
+    private Authorization writeHandedOff(Handoff handoff, Attempt attempt, Job job, long now) {
+        if (job.getState() == JobState.HANDED_OFF && job.getGeneration() == attempt.getGeneration()
+                && attempt.getState() == Attempt.State.HANDED_OFF) {
+            // this very handoff, committed by a commit that reported a failure (the database went away
+            // during it): its caller wrote nothing, so it did not run
+            attempt.notSent(now, "not written: its handoff's commit was reported failed");
+            return Authorization.refusedRetrying(retryOrEnd(job, now, handoff.policy(), handoff.retryTiersMs(),
+                    handoff.clockUncertaintyMs(), 0));
+        }
         if (job.getState() != JobState.CLAIMED || job.getGeneration() != attempt.getGeneration()) {
             return Authorization.REFUSED;
         }
-        if (job.remainingForDispatch(now, clockUncertaintyMs) <= 0) {
+        if (job.remainingForDispatch(now, handoff.clockUncertaintyMs()) <= 0) {
             attempt.notSent(now, "deadline passed before the handoff");
             job.end(Outcome.EXPIRED_BEFORE_DISPATCH, now);
             return Authorization.REFUSED;
         }
-        long pausedUntil = pausedUntil(backend.key());
+        long pausedUntil = pausedUntil(handoff.backend().key());
         if (pausedUntil > now) {
             // another server recorded a pause since this claim: nothing is written during it
             attempt.notSent(now, "the backend asked not to be called until " + java.time.Instant.ofEpochMilli(pausedUntil));
             attempt.rateLimited();
-            return Authorization.refusedRetrying(retryOrEnd(job, now, policy, retryTiersMs, clockUncertaintyMs,
-                    pausedUntil));
+            return Authorization.refusedRetrying(retryOrEnd(job, now, handoff.policy(), handoff.retryTiersMs(),
+                    handoff.clockUncertaintyMs(), pausedUntil));
         }
         job.handedOff(now);
         attempt.handedOff(now, Math.max(0, now - job.getCheckedAt()));
-        em.flush();
-        long checkNanos = System.nanoTime();
-        long checkedAt = clock.millis();
-        long remaining = job.remainingForDispatch(checkedAt, clockUncertaintyMs);
-        if (remaining <= 0) {
-            transaction.setRollbackOnly();
-            return Authorization.AGAIN;
-        }
-        long window = Math.min(handoffMaxMs, remaining);
-        return new Authorization(true, checkNanos, checkNanos + TimeUnit.MILLISECONDS.toNanos(window),
-                checkedAt + window, 0);
+        return null;
     }
 
     /**

@@ -204,10 +204,12 @@ public class Worker {
                         + unsendable.getMessage(), policy, settings.topology().retryTiersMs(), uncertainty));
                 return false;
             }
-            auth = handOff(gate, policy, backend, uncertainty);
+            DispatchLedger.Handoff handoff = new DispatchLedger.Handoff(gate.attemptId(), uncertainty,
+                    settings.dispatch().handoffMaxMs(), backend, policy, settings.topology().retryTiersMs());
+            auth = groups.handOff(handoff).orElseGet(() -> ledger.handOff(handoff));
             if (auth.again()) {
                 // the deadline passed while the handoff wrote its rows; this check ends the job
-                auth = handOff(gate, policy, backend, uncertainty);
+                auth = ledger.handOff(handoff);
             }
         } catch (RuntimeException e) {
             connection.close();
@@ -262,12 +264,6 @@ public class Worker {
             }
             return false;
         }
-    }
-
-    private DispatchLedger.Authorization handOff(DispatchLedger.GateResult gate, WorkloadPolicy policy, Backend backend,
-            long uncertainty) {
-        return ledger.handOff(gate.attemptId(), uncertainty, settings.dispatch().handoffMaxMs(), backend, policy,
-                settings.topology().retryTiersMs());
     }
 
     /** Waits for the answer of a written request and settles it. */
