@@ -42,7 +42,7 @@ public class LastcallMetrics {
         checkToLastByte.record(workload, nanos);
     }
 
-    /** A group commit ({@code settlement}, {@code receipt-and-gate}, {@code submission}) recorded {@code size} items in one transaction. */
+    /** A group commit ({@code receipt-and-gate}, {@code handoff}, {@code settlement}, {@code submission}) recorded {@code size} items in one transaction. */
     public void groupCommitted(String group, int size) {
         DistributionSummary.builder(GROUP_SIZE).description("items recorded in one transaction by a group commit")
                 .tag("group", group).register(registry).record(size);

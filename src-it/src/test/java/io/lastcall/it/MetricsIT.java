@@ -113,8 +113,11 @@ class MetricsIT extends SpyBackedDeployment {
         double onTime = value(samples, "lastcall_tenant_on_time_ratio", submitter);
         assertTrue(onTime > 0 && onTime < 1, "completed holders and an expiry: " + onTime);
 
-        // group commit: the holders' settlements and the single submissions here went through groups, not alone
+        // group commit: the holders' handoffs and settlements and the single submissions here went through
+        // groups, not alone
         assertEquals("summary", family(samples, "lastcall_group_size").type());
+        assertTrue(value(samples, "lastcall_group_size_sum", Map.of("group", "handoff")) >= completed.size(),
+                "handoffs committed in groups");
         assertTrue(value(samples, "lastcall_group_size_sum", Map.of("group", "settlement")) >= completed.size(),
                 "settlements recorded in groups");
         assertTrue(value(samples, "lastcall_group_size_sum", Map.of("group", "submission")) >= completed.size() + 1,
