@@ -84,6 +84,39 @@ class FaultsIT extends SpyBackedDeployment {
         assertFalse(attempt.isNull("instance_id"), "the claiming server is recorded");
     }
 
+    @Test
+    void aDeadlineThatPassesWhileTheHandoffWritesItsRowsEndsTheJobWithNothingHandedOffOrWritten() {
+        assumeTrue(ItConfig.postgres(), "the slow trigger is PostgreSQL's");
+        // the real database takes 3 s to write this job's HANDED_OFF: its deadline passes during the
+        // handoff's flush, after the checks before it and before the last check
+        Postgres.sql("CREATE OR REPLACE FUNCTION lc_it_slow_handoff() RETURNS trigger LANGUAGE plpgsql AS $$"
+                + " BEGIN IF NEW.state = 'HANDED_OFF' AND NEW.job_id LIKE 'handoff-slow-%' THEN PERFORM pg_sleep(3);"
+                + " END IF; RETURN NEW; END $$");
+        Postgres.sql("CREATE TRIGGER lc_it_slow_handoff BEFORE UPDATE ON lc_attempt FOR EACH ROW"
+                + " EXECUTE FUNCTION lc_it_slow_handoff()");
+        String id = Jobs.newId("handoff-slow");
+        JsonObject job;
+        try {
+            Jobs.submit(Jobs.envelope(id, Jobs.now() + 2_000, "spy-ok"));
+            job = Jobs.awaitOutcome(id, WAIT);
+        } finally {
+            Postgres.sql("DROP TRIGGER IF EXISTS lc_it_slow_handoff ON lc_attempt");
+            Postgres.sql("DROP FUNCTION IF EXISTS lc_it_slow_handoff()");
+        }
+        assertEquals("EXPIRED_NOT_STARTED", job.getString("outcome"), job.toString());
+        assertEquals("BEFORE_DISPATCH", job.getString("reason"));
+        assertEquals(1, job.getJsonArray("attempts").size(), job.toString());
+        JsonObject attempt = job.getJsonArray("attempts").getJsonObject(0);
+        assertEquals("NOT_SENT", attempt.getString("state"), attempt.toString());
+        assertEquals("deadline passed before the handoff", attempt.getString("error"), attempt.toString());
+        assertTrue(attempt.getJsonNumber("finished_at").longValue() - attempt.getJsonNumber("claimed_at").longValue()
+                >= 3_000, "refused after the slow flush, not before it: " + attempt);
+        assertTrue(attempt.isNull("handed_off_at"), "the HANDED_OFF written before the last check was rolled back: "
+                + attempt);
+        assertEquals(0, attempt.getJsonNumber("reserved").bigDecimalValue().signum(), "reservation released");
+        assertEquals(0, spy.requestsFor(id).size(), "nothing was written");
+    }
+
     // 2. a gateway error is not proof that the call did not run
 
     @Test
