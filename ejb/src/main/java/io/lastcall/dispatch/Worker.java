@@ -216,8 +216,10 @@ public class Worker {
             // nothing was written, whether or not the HANDED_OFF commit was made (a database that
             // goes away during a commit may have made it and still report a failure): the ledger
             // is told so, or the job would wait for the reconciler's OUTCOME_UNKNOWN
+            LOG.log(Level.WARNING, "The handoff of attempt " + gate.attemptId() + " of job " + gate.jobId()
+                    + " failed; its request is not written and it is recorded NOT_SENT: " + e, e);
             OptionalLong tier = recordRetrying("that the request of attempt " + gate.attemptId() + " of job "
-                    + gate.jobId() + " was not written after its handoff failed (" + e + ")",
+                    + gate.jobId() + " was not written after its handoff failed",
                     "revokes its claim or marks its handoff OUTCOME_UNKNOWN",
                     () -> ledger.notSent(gate.attemptId(), "not written: the handoff failed ("
                             + e.getClass().getSimpleName() + ")", policy,

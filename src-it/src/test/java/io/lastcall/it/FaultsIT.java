@@ -89,20 +89,10 @@ class FaultsIT extends SpyBackedDeployment {
         assumeTrue(ItConfig.postgres(), "the slow trigger is PostgreSQL's");
         // the real database takes 3 s to write this job's HANDED_OFF: its deadline passes during the
         // handoff's flush, after the checks before it and before the last check
-        Postgres.sql("CREATE OR REPLACE FUNCTION lc_it_slow_handoff() RETURNS trigger LANGUAGE plpgsql AS $$"
-                + " BEGIN IF NEW.state = 'HANDED_OFF' AND NEW.job_id LIKE 'handoff-slow-%' THEN PERFORM pg_sleep(3);"
-                + " END IF; RETURN NEW; END $$");
-        Postgres.sql("CREATE TRIGGER lc_it_slow_handoff BEFORE UPDATE ON lc_attempt FOR EACH ROW"
-                + " EXECUTE FUNCTION lc_it_slow_handoff()");
         String id = Jobs.newId("handoff-slow");
-        JsonObject job;
-        try {
-            Jobs.submit(Jobs.envelope(id, Jobs.now() + 2_000, "spy-ok"));
-            job = Jobs.awaitOutcome(id, WAIT);
-        } finally {
-            Postgres.sql("DROP TRIGGER IF EXISTS lc_it_slow_handoff ON lc_attempt");
-            Postgres.sql("DROP FUNCTION IF EXISTS lc_it_slow_handoff()");
-        }
+        JsonObject job = outcomeWithAttemptTrigger("lc_it_slow_handoff",
+                "IF NEW.state = 'HANDED_OFF' AND NEW.job_id LIKE 'handoff-slow-%' THEN PERFORM pg_sleep(3); END IF;",
+                id, 2_000);
         assertEquals("EXPIRED_NOT_STARTED", job.getString("outcome"), job.toString());
         assertEquals("BEFORE_DISPATCH", job.getString("reason"));
         assertEquals(1, job.getJsonArray("attempts").size(), job.toString());
@@ -159,22 +149,12 @@ class FaultsIT extends SpyBackedDeployment {
         assumeTrue(ItConfig.postgres(), "the refusing trigger is PostgreSQL's");
         // the real database refuses this job's first HANDED_OFF: the handoff fails, as one does when the
         // database goes away during it (which may even have committed it)
-        Postgres.sql("CREATE OR REPLACE FUNCTION lc_it_refuse_first_handoff() RETURNS trigger LANGUAGE plpgsql AS $$"
-                + " BEGIN IF NEW.state = 'HANDED_OFF' AND NEW.job_id LIKE 'handoff-refused-%' AND NOT EXISTS"
-                + " (SELECT 1 FROM lc_attempt a WHERE a.job_id = NEW.job_id AND a.state = 'NOT_SENT')"
-                + " THEN RAISE EXCEPTION 'FaultsIT refuses the first handoff of %', NEW.job_id; END IF;"
-                + " RETURN NEW; END $$");
-        Postgres.sql("CREATE TRIGGER lc_it_refuse_first_handoff BEFORE UPDATE ON lc_attempt FOR EACH ROW"
-                + " EXECUTE FUNCTION lc_it_refuse_first_handoff()");
         String id = Jobs.newId("handoff-refused");
-        JsonObject job;
-        try {
-            Jobs.submit(Jobs.envelope(id, Jobs.now() + 60_000, "spy-ok"));
-            job = Jobs.awaitOutcome(id, WAIT);
-        } finally {
-            Postgres.sql("DROP TRIGGER IF EXISTS lc_it_refuse_first_handoff ON lc_attempt");
-            Postgres.sql("DROP FUNCTION IF EXISTS lc_it_refuse_first_handoff()");
-        }
+        JsonObject job = outcomeWithAttemptTrigger("lc_it_refuse_first_handoff",
+                "IF NEW.state = 'HANDED_OFF' AND NEW.job_id LIKE 'handoff-refused-%' AND NOT EXISTS"
+                        + " (SELECT 1 FROM lc_attempt a WHERE a.job_id = NEW.job_id AND a.state = 'NOT_SENT')"
+                        + " THEN RAISE EXCEPTION 'FaultsIT refuses the first handoff of %', NEW.job_id; END IF;",
+                id, 60_000);
         assertEquals("COMPLETED", job.getString("outcome"), job.toString());
         assertEquals(2, job.getJsonArray("attempts").size(), job.toString());
         JsonObject refused = job.getJsonArray("attempts").getJsonObject(0);
@@ -256,6 +236,24 @@ class FaultsIT extends SpyBackedDeployment {
         }
         Await.until("consumers back", WAIT, () -> Api.get("/api/health"), r -> r.status() == 200);
         assertEveryJobEndsOnceMostlyCompleted(ids, closing);
+    }
+
+    /**
+     * Submits one spy-ok job of the given lifetime while a BEFORE UPDATE trigger on lc_attempt runs
+     * {@code plpgsqlBody} (PostgreSQL's real database refusing or slowing a write), and its outcome;
+     * the trigger and its function are dropped whatever happens.
+     */
+    private static JsonObject outcomeWithAttemptTrigger(String name, String plpgsqlBody, String id, long lifetimeMs) {
+        Postgres.sql("CREATE OR REPLACE FUNCTION " + name + "() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+                + plpgsqlBody + " RETURN NEW; END $$");
+        Postgres.sql("CREATE TRIGGER " + name + " BEFORE UPDATE ON lc_attempt FOR EACH ROW EXECUTE FUNCTION " + name + "()");
+        try {
+            Jobs.submit(Jobs.envelope(id, Jobs.now() + lifetimeMs, "spy-ok"));
+            return Jobs.awaitOutcome(id, WAIT);
+        } finally {
+            Postgres.sql("DROP TRIGGER IF EXISTS " + name + " ON lc_attempt");
+            Postgres.sql("DROP FUNCTION IF EXISTS " + name + "()");
+        }
     }
 
     private List<String> submitBurst(String prefix, int count, String model) {
