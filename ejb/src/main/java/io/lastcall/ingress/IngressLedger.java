@@ -12,6 +12,7 @@ import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.PersistenceContext;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Collectors;
 
 /** Ingress's transactions: accept a job (and count it), record the broker's confirm, or expire before publish. */
@@ -34,8 +35,14 @@ public class IngressLedger {
         }
     }
 
-    /** Persists a new ACCEPTED job and counts it; a concurrent duplicate fails this transaction (the caller re-reads). */
-    public void accept(Job job) {
+    /**
+     * Persists a new ACCEPTED job and counts it, unless its job_id is taken (false: the caller
+     * answers as a repeat); a concurrent duplicate fails this transaction (the caller re-reads).
+     */
+    public boolean accept(Job job) {
+        if (!taken(List.of(job)).isEmpty()) {
+            return false;
+        }
         em.persist(job);
         em.flush();
         int counted = em.createQuery("update WorkloadCounter c set c.accepted = c.accepted + 1 where c.workload = :w")
@@ -43,13 +50,20 @@ public class IngressLedger {
         if (counted != 1) {
             throw new IllegalStateException("no accepted counter for workload " + job.getWorkload());
         }
+        return true;
     }
 
     /**
-     * Persists new ACCEPTED jobs and counts them per workload, all in one transaction; a
-     * concurrent duplicate fails the whole batch (the caller then accepts them one by one).
+     * Persists new ACCEPTED jobs and counts them per workload, all in one transaction, and returns
+     * the job_ids that were already taken (those jobs are not persisted: their callers answer as
+     * repeats); a concurrent duplicate fails the whole group (the callers then accept one by one).
      */
-    public void acceptAll(List<Job> jobs) {
+    public Set<String> acceptAll(List<Job> jobs) {
+        Set<String> taken = taken(jobs);
+        jobs = jobs.stream().filter(job -> !taken.contains(job.getJobId())).toList();
+        if (jobs.isEmpty()) {
+            return taken;
+        }
         jobs.forEach(em::persist);
         em.flush();
         jobs.stream().collect(Collectors.groupingBy(Job::getWorkload, Collectors.counting())).forEach((w, n) -> {
@@ -59,6 +73,16 @@ public class IngressLedger {
                 throw new IllegalStateException("no accepted counter for workload " + w);
             }
         });
+        return taken;
+    }
+
+    /**
+     * Which of these jobs' ids the ledger already holds: one statement, in the storing transaction
+     * (a repeat costs no transaction of its own; a query, not the entity cache, so a purged job's id is free).
+     */
+    private Set<String> taken(List<Job> jobs) {
+        return Set.copyOf(em.createQuery("select j.jobId from Job j where j.jobId in :ids", String.class)
+                .setParameter("ids", jobs.stream().map(Job::getJobId).toList()).getResultList());
     }
 
     /**

@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Submission (docs/design.md §2): clock health, validation, idempotent persist, then the reference is
@@ -29,15 +30,27 @@ import java.util.Optional;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class JobIngress {
 
-    /** What ingress answered a submission: 201 for a new job, 200 for a repeat, else a rejection (not a job's outcome). */
-    public record Verdict(int status, String jobId, Rejection rejection, String message) {
+    /**
+     * What ingress answered a submission: 201 for a new job, 200 for a repeat, else a rejection (not
+     * a job's outcome). {@code accepted} is a new job as this submission left it (stored, and
+     * QUEUED once the broker confirmed it), so that the answer needs no read of its own; null otherwise.
+     */
+    public record Verdict(int status, String jobId, Rejection rejection, String message, Job accepted) {
+        Verdict(int status, String jobId, Rejection rejection, String message) {
+            this(status, jobId, rejection, message, null);
+        }
+
         static Verdict refused(Rejection rejection, String message) {
             return new Verdict(rejection.status(), null, rejection, message);
+        }
+
+        static Verdict accepted(Job job) {
+            return new Verdict(201, job.getJobId(), null, null, job);
         }
     }
 
     /** Workloads whose accepted counter is known to exist. */
-    private static final java.util.Set<String> COUNTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<String> COUNTED = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     @EJB
     IngressLedger ledger;
@@ -71,22 +84,24 @@ public class JobIngress {
             return Verdict.refused(result.rejection(), result.message());
         }
         Submission s = result.submission();
-        Optional<Verdict> repeat = repeatOf(s, principal);
-        if (repeat.isPresent()) {
-            return repeat.get();
-        }
         Job job = newJob(s, principal);
         ensureCounter(job.getWorkload());
-        if (groups.accept(job)) {
-            return new Verdict(201, s.jobId(), null, null);
+        // the store finds a job_id already taken in its own transaction: a repeat is then read and answered
+        Optional<Boolean> grouped = groups.accept(job);
+        if (grouped.isPresent()) {
+            return grouped.get() ? Verdict.accepted(job) : repeat(s, principal);
         }
+        boolean stored;
         try {
-            ledger.accept(job);
+            stored = ledger.accept(job);
         } catch (EJBException concurrentDuplicate) {
             return repeatOf(s, principal).orElseThrow(() -> concurrentDuplicate);
         }
+        if (!stored) {
+            return repeat(s, principal);
+        }
         publisher.publishAccepted(List.of(job));
-        return new Verdict(201, s.jobId(), null, null);
+        return Verdict.accepted(job);
     }
 
     /**
@@ -131,20 +146,19 @@ public class JobIngress {
         });
         List<Job> jobs = fresh.values().stream().map(s -> newJob(s, principal)).toList();
         jobs.stream().map(Job::getWorkload).distinct().forEach(this::ensureCounter);
-        boolean stored;
+        Set<String> taken = null;
         try {
-            if (!jobs.isEmpty()) {
-                ledger.acceptAll(jobs);
-            }
-            stored = true;
+            taken = jobs.isEmpty() ? Set.of() : ledger.acceptAll(jobs);
         } catch (EJBException concurrentDuplicate) {
             // another request took one of these ids meanwhile: fall back to one by one
-            stored = false;
             fresh.forEach((i, s) -> outcomes[i] = submit(envelopes.get(i), principal));
         }
-        if (stored) {
-            fresh.forEach((i, s) -> outcomes[i] = new Verdict(201, s.jobId(), null, null));
-            publisher.publishAccepted(jobs);
+        if (taken != null) {
+            // ids another request stored since the read above are repeats; the rest are this batch's
+            Set<String> repeated = taken;
+            fresh.forEach((i, s) -> outcomes[i] = repeated.contains(s.jobId()) ? repeat(s, principal)
+                    : new Verdict(201, s.jobId(), null, null));
+            publisher.publishAccepted(jobs.stream().filter(job -> !repeated.contains(job.getJobId())).toList());
         }
         repeats.forEach((i, first) -> outcomes[i] = repeatInBatch(envelopes.get(i), valid.get(first), outcomes[first]));
         return List.of(outcomes);
@@ -213,6 +227,12 @@ public class JobIngress {
             }
             COUNTED.add(workload);
         }
+    }
+
+    /** A job_id the store found taken: the existing job's answer (a 503 to retry if it was purged since). */
+    private Verdict repeat(Submission s, String principal) {
+        return repeatOf(s, principal).orElseGet(() -> Verdict.refused(Rejection.LEDGER_UNAVAILABLE, "job_id "
+                + s.jobId() + " was taken and its job purged meanwhile; retry: submitting the same envelope again is safe"));
     }
 
     /**

@@ -4,6 +4,7 @@ import io.lastcall.ledger.LedgerQueries;
 import io.lastcall.clock.ClockHealth;
 import io.lastcall.job.Deadline;
 import io.lastcall.job.Job;
+import io.lastcall.job.Outcome;
 import io.lastcall.job.Reference;
 import io.lastcall.policy.Settings;
 import jakarta.ejb.EJB;
@@ -14,6 +15,7 @@ import jakarta.inject.Inject;
 import java.time.Clock;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -60,7 +62,11 @@ public class JobPublisher {
             if (!outgoing.isEmpty()) {
                 List<String> confirmed = publisher.publishAll(outgoing);
                 if (!confirmed.isEmpty()) {
-                    ledger.publishedAll(confirmed, clock.millis());
+                    long at = clock.millis();
+                    ledger.publishedAll(confirmed, at);
+                    // the callers' copies answer their submissions: they say what the ledger now holds
+                    Set<String> queued = Set.copyOf(confirmed);
+                    jobs.stream().filter(job -> queued.contains(job.getJobId())).forEach(job -> job.published(at));
                 }
             }
         } catch (RuntimeException e) {
@@ -94,7 +100,11 @@ public class JobPublisher {
                 clockHealth.marginMs());
         long ttl = Deadline.publishTtlMs(remaining, settings.workloadOrDefault(workload).ttlCapMs());
         if (ttl < 1) {
-            ledger.expireBeforePublish(job.getJobId(), clock.millis());
+            long at = clock.millis();
+            ledger.expireBeforePublish(job.getJobId(), at);
+            if (job.getState().isPreClaim()) {
+                job.end(Outcome.EXPIRED_BEFORE_PUBLISH, at); // this copy too, as the ledger's row now is
+            }
             return Optional.empty();
         }
         return Optional.of(new ReferencePublisher.Outgoing(new Reference(job.getJobId(), job.getGeneration(),

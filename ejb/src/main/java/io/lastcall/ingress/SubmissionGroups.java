@@ -14,11 +14,14 @@ import jakarta.ejb.Singleton;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
 import jakarta.inject.Inject;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Single submissions in groups ({@link GroupCommit}): the new jobs of concurrent
  * {@code POST /api/jobs} are stored by one thread, all that are waiting (up to
- * {@code lastcall.ingress.group-max}) in one transaction, then published pipelined with one
+ * {@code lastcall.ingress.group-max}) in one transaction (which also finds the job_ids already
+ * taken: those requests answer as repeats), then published pipelined with one
  * confirm wait and recorded as published in one more — the path a batch takes. Each request
  * waits for its own job and answers for its own envelope. A group that is not stored whole (a
  * job_id another request took meanwhile, the database gone) leaves each job to its request,
@@ -64,15 +67,21 @@ public class SubmissionGroups {
         }
     }
 
-    /** Whether the job was stored in a group (and its publish made, or left owed); false if the caller must store it. */
-    public boolean accept(Job job) {
-        return groups != null && groups.submit(job).isPresent();
+    /**
+     * True if the job was stored in a group (and its publish made, or left owed), false if its
+     * job_id was already taken (a repeat), empty if the caller must store it alone.
+     */
+    public Optional<Boolean> accept(Job job) {
+        return groups == null ? Optional.empty() : groups.submit(job);
     }
 
     private List<Boolean> acceptAndPublish(List<Job> jobs) {
-        ledger.acceptAll(jobs);
-        publisher.publishAccepted(jobs);
-        return jobs.stream().map(j -> Boolean.TRUE).toList();
+        Set<String> taken = ledger.acceptAll(jobs);
+        List<Job> stored = jobs.stream().filter(job -> !taken.contains(job.getJobId())).toList();
+        if (!stored.isEmpty()) {
+            publisher.publishAccepted(stored);
+        }
+        return jobs.stream().map(job -> !taken.contains(job.getJobId())).toList();
     }
 
     @PreDestroy
