@@ -222,10 +222,12 @@ public class JobIngress {
         if (!COUNTED.contains(workload)) {
             try {
                 ledger.ensureCounter(workload);
-            } catch (EJBException createdConcurrently) {
-                // another submission created it first
+                COUNTED.add(workload);
+            } catch (EJBException createdConcurrentlyOrLedgerAway) {
+                // another submission created it first (the store then counts), or the database is away
+                // (the store then fails too): either way the next submission looks again, so that a
+                // first submission while the database is down does not leave the workload uncounted
             }
-            COUNTED.add(workload);
         }
     }
 

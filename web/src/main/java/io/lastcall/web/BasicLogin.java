@@ -2,7 +2,6 @@ package io.lastcall.web;
 
 import jakarta.servlet.FilterChain;
 import jakarta.servlet.ServletException;
-import jakarta.servlet.annotation.WebFilter;
 import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -15,9 +14,9 @@ import java.util.Base64;
  * {@code HttpServletRequest.login} (the web.xml login-config names the realm); {@link RoleCheck}
  * then enforces each endpoint's roles. Wrong credentials → 401. There are deliberately no
  * container security constraints: Payara 6 answered 401 even for unprotected URLs after the
- * application was redeployed, and this works the same on every server.
+ * application was redeployed, and this works the same on every server. Declared in web.xml, on
+ * /api/*, /metrics and /metrics/*, ahead of {@link JobSubmitFilter}.
  */
-@WebFilter(urlPatterns = {"/api/*", "/metrics", "/metrics/*"})
 public class BasicLogin extends HttpFilter {
 
     private static final long serialVersionUID = 1L;

@@ -10,7 +10,6 @@ import io.lastcall.policy.Settings;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.RequestScoped;
 import jakarta.inject.Inject;
-import jakarta.json.JsonObject;
 import jakarta.json.bind.annotation.JsonbNillable;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DefaultValue;
@@ -78,21 +77,10 @@ public class JobsResource {
             + " TENANT_NOT_ALLOWED")
     @APIResponse(responseCode = "503", description = "CLOCK_UNHEALTHY, LEDGER_UNAVAILABLE")
     public Response submit(InputStream stream) throws IOException {
-        long max = settings.ingress().maxBodyBytes();
-        Optional<String> body = BoundedBody.read(stream, max);
-        if (body.isEmpty()) {
-            return error(Rejection.BODY_TOO_LARGE, "the body is larger than " + max
-                    + " bytes (lastcall.ingress.max-body-bytes)");
-        }
-        Optional<JsonObject> envelope = JsonBody.object(body.get());
-        if (envelope.isEmpty()) {
-            return error(Rejection.BODY_MALFORMED, "the body is not a JSON object");
-        }
-        JobIngress.Verdict outcome = ingress.submit(envelope.get(), security.getUserPrincipal().getName());
-        if (outcome.rejection() != null) {
-            return error(outcome.rejection(), outcome.message());
-        }
-        return Response.status(outcome.status()).entity(view(outcome.jobId())).build();
+        SingleSubmission.Answer answer = SingleSubmission.answer(stream, settings.ingress().maxBodyBytes(),
+                security.getUserPrincipal().getName(), ingress, queries);
+        return answer.body() instanceof Refusal refusal ? refusal.response(answer.status())
+                : Response.status(answer.status()).entity(answer.body()).build();
     }
 
     /**
@@ -208,6 +196,6 @@ public class JobsResource {
     }
 
     static Response error(Rejection reason, String message) {
-        return new Refusal(reason.name(), message == null ? reason.name() : message).response(reason.status());
+        return Refusal.of(reason, message).response(reason.status());
     }
 }

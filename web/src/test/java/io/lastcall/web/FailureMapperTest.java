@@ -1,5 +1,6 @@
 package io.lastcall.web;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,5 +22,16 @@ class FailureMapperTest {
     void anyOtherFailureIsNot() {
         assertFalse(FailureMapper.ledgerFailure(new EJBException(new IllegalStateException("a bug"))));
         assertFalse(FailureMapper.ledgerFailure(new NullPointerException()));
+    }
+
+    @Test
+    void aLedgerFailureIsAnsweredRetryableAndAnyOtherAsTheServersOwn() {
+        FailureMapper.Failure ledger = FailureMapper.failure(new EJBException(new PersistenceException("down")));
+        assertEquals(503, ledger.status());
+        assertEquals("LEDGER_UNAVAILABLE", ledger.refusal().reason());
+        FailureMapper.Failure bug = FailureMapper.failure(new IllegalStateException("a bug"));
+        assertEquals(500, bug.status());
+        assertEquals("INTERNAL_ERROR", bug.refusal().reason());
+        assertTrue(bug.refusal().message().contains("incident"), bug.refusal().message());
     }
 }

@@ -1,0 +1,26 @@
+package io.lastcall.web;
+
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The filter takes the JSON submissions JAX-RS's @Consumes would take, and leaves the rest to JAX-RS (415). */
+class JobSubmitFilterTest {
+
+    @Test
+    void jsonWithOrWithoutParametersInAnyCaseIsTaken() {
+        assertTrue(JobSubmitFilter.json("application/json"));
+        assertTrue(JobSubmitFilter.json("application/json; charset=UTF-8"));
+        assertTrue(JobSubmitFilter.json("Application/JSON;charset=utf-8"));
+    }
+
+    @Test
+    void anythingElseGoesOnToJaxRs() {
+        assertFalse(JobSubmitFilter.json(null));
+        assertFalse(JobSubmitFilter.json(""));
+        assertFalse(JobSubmitFilter.json("text/plain"));
+        assertFalse(JobSubmitFilter.json("application/json-patch+json"));
+        assertFalse(JobSubmitFilter.json("application/x-www-form-urlencoded"));
+    }
+}
