@@ -75,8 +75,11 @@ public class DispatchLedger {
             Predicate<String> backendHasLine) {
     }
 
-    /** A finished call's result and what recording it needs (the policies as they were when it was handed off). */
-    public record Settlement(String attemptId, ModelResult result, Long checkToLastByteMs, Pricing pricing,
+    /**
+     * A finished call's result and what recording it needs (the policies as they were when it was
+     * handed off); {@code jobId} is the attempt's job, whose row is locked before the attempt is read.
+     */
+    public record Settlement(String jobId, String attemptId, ModelResult result, Long checkToLastByteMs, Pricing pricing,
             WorkloadPolicy policy, List<Long> retryTiersMs, long clockUncertaintyMs, Backend backend,
             long maxPauseMs) {
     }
@@ -478,11 +481,15 @@ public class DispatchLedger {
      * EXPIRED_NOT_STARTED/BACKEND_PAUSED when its lifetime will not reach that far.
      */
     public long settle(Settlement settlement) {
+        Job job = lock(settlement.jobId());
+        // read after the lock: what another transaction changed before it counts
+        return settle(settlement, job, em.find(Attempt.class, settlement.attemptId()));
+    }
+
+    private long settle(Settlement settlement, Job job, Attempt attempt) {
         ModelResult result = settlement.result();
         Long checkToLastByteMs = settlement.checkToLastByteMs();
         Pricing pricing = settlement.pricing();
-        Attempt attempt = em.find(Attempt.class, settlement.attemptId());
-        Job job = lockedFor(attempt);
         long now = clock.millis();
         if (attempt.getState() == Attempt.State.UNKNOWN && result.kind() == ModelResult.Kind.COMPLETED
                 && attempt.getPromptTokens() == null && attempt.getHttpStatus() == null) {
@@ -542,8 +549,15 @@ public class DispatchLedger {
      * Returns each one's retry tier, in order. If any of them fails, none is recorded.
      */
     public List<Long> settleAll(List<Settlement> settlements) {
-        JobLocks.lock(em, settlements.stream().map(s -> em.find(Attempt.class, s.attemptId()).getJobId()).toList());
-        return settlements.stream().map(this::settle).toList();
+        Map<String, Job> jobs = JobLocks.lock(em, settlements.stream().map(Settlement::jobId).toList()).stream()
+                .collect(Collectors.toMap(Job::getJobId, j -> j));
+        // read after the locks, in one query: what another transaction changed before them counts
+        List<Attempt> attempts = attempts(settlements.stream().map(Settlement::attemptId).toList());
+        List<Long> tiers = new java.util.ArrayList<>(settlements.size());
+        for (int i = 0; i < settlements.size(); i++) {
+            tiers.add(settle(settlements.get(i), jobs.get(settlements.get(i).jobId()), attempts.get(i)));
+        }
+        return tiers;
     }
 
     /**

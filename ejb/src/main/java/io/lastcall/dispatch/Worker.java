@@ -291,8 +291,9 @@ public class Worker {
     private void settle(DispatchLedger.GateResult gate, ModelResult result, long checkToLastByteMs, WorkloadPolicy policy,
             Backend backend, long uncertainty) {
         long maxPauseMs = settings.model().maxPauseMs();
-        DispatchLedger.Settlement settlement = new DispatchLedger.Settlement(gate.attemptId(), result, checkToLastByteMs,
-                settings.pricing(), policy, settings.topology().retryTiersMs(), uncertainty, backend, maxPauseMs);
+        DispatchLedger.Settlement settlement = new DispatchLedger.Settlement(gate.jobId(), gate.attemptId(), result,
+                checkToLastByteMs, settings.pricing(), policy, settings.topology().retryTiersMs(), uncertainty, backend,
+                maxPauseMs);
         Optional<Long> grouped = groups.settle(settlement);
         if (grouped.isPresent()) {
             settled(gate, result, backend, maxPauseMs, grouped.get());
