@@ -22,31 +22,27 @@ public class FailureMapper implements ExceptionMapper<Exception> {
 
     private static final Logger LOG = Logger.getLogger(FailureMapper.class.getName());
 
-    /** A failure's answer: its status and refusal. */
-    record Failure(int status, Refusal refusal) {
-    }
-
     @Override
     public Response toResponse(Exception e) {
         if (e instanceof WebApplicationException web) {
             return web.getResponse();
         }
-        Failure failure = failure(e);
+        Refused failure = failure(e);
         return failure.refusal().response(failure.status());
     }
 
     /** Logs the failure with its stack trace under a new incident id and says what to answer. */
-    static Failure failure(Exception e) {
+    static Refused failure(Exception e) {
         String incident = UUID.randomUUID().toString();
         boolean ledger = ledgerFailure(e);
         LOG.log(Level.SEVERE, "API call failed (incident " + incident + ")" + (ledger ? ": the ledger database" : ""),
                 e);
         if (ledger) {
-            return new Failure(503, new Refusal("LEDGER_UNAVAILABLE", "the ledger database did not answer (incident "
+            return new Refused(503, new Refusal("LEDGER_UNAVAILABLE", "the ledger database did not answer (incident "
                     + incident + "); retry: a job accepted before the failure is kept, and submitting the same"
                     + " envelope again is safe"));
         }
-        return new Failure(500, new Refusal("INTERNAL_ERROR", "the request failed on the server (incident " + incident
+        return new Refused(500, new Refusal("INTERNAL_ERROR", "the request failed on the server (incident " + incident
                 + ", in the server log)"));
     }
 

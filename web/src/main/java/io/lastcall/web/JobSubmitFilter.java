@@ -11,6 +11,7 @@ import jakarta.servlet.http.HttpFilter;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
+import java.io.InputStream;
 import java.util.Locale;
 import java.util.Optional;
 
@@ -19,13 +20,16 @@ import java.util.Optional;
  * (web.xml orders the two) instead of through JAX-RS: a single submission then skips Jersey's or
  * RESTEasy's matching, injection and request scope, about a third of its CPU on the HTTP threads
  * by a profile (docs/performance.md). The answers are {@link JobsResource#submit}'s, through
- * {@link SingleSubmission}, and the role rule is {@link Roles#deny}'s; any other request (another
+ * {@link SingleSubmission}, and the role rule is {@link Roles#deny}'s with that method's roles; any other request (another
  * method, another content type: 415 from JAX-RS) goes on to JAX-RS, which also documents the
  * endpoint in the OpenAPI document.
  */
 public class JobSubmitFilter extends HttpFilter {
 
     private static final long serialVersionUID = 1L;
+
+    /** Who may submit: {@link JobsResource#submit}'s security scopes, the one place they are declared. */
+    private static final String[] SUBMIT_ROLES = submitRoles();
 
     @EJB
     transient JobIngress ingress;
@@ -43,9 +47,9 @@ public class JobSubmitFilter extends HttpFilter {
             chain.doFilter(request, response);
             return;
         }
-        Optional<Roles.Denial> denied = Roles.deny(request.getUserPrincipal(), request::isUserInRole, Roles.SUBMITTER);
+        Optional<Refused> denied = Roles.deny(request.getUserPrincipal(), request::isUserInRole, SUBMIT_ROLES);
         if (denied.isPresent()) {
-            denied.get().refusal().send(request, response, denied.get().status());
+            denied.get().send(request, response);
             return;
         }
         SingleSubmission.Answer answer;
@@ -53,8 +57,7 @@ public class JobSubmitFilter extends HttpFilter {
             answer = SingleSubmission.answer(request.getInputStream(), settings.ingress().maxBodyBytes(),
                     request.getUserPrincipal().getName(), ingress, queries);
         } catch (RuntimeException e) {
-            FailureMapper.Failure failure = FailureMapper.failure(e);
-            failure.refusal().send(request, response, failure.status());
+            FailureMapper.failure(e).send(request, response);
             return;
         }
         if (answer.body() instanceof Refusal refusal) {
@@ -62,6 +65,14 @@ public class JobSubmitFilter extends HttpFilter {
             return;
         }
         JsonAnswer.write(response, answer.status(), answer.body());
+    }
+
+    static String[] submitRoles() {
+        try {
+            return Roles.allowed(JobsResource.class.getMethod("submit", InputStream.class), JobsResource.class);
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException("JobsResource.submit(InputStream) is gone: the filter cannot know its roles", e);
+        }
     }
 
     /** application/json, with or without parameters (charset): what JAX-RS's @Consumes takes. */

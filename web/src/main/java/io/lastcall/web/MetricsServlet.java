@@ -27,10 +27,10 @@ public class MetricsServlet extends HttpServlet {
 
     @Override
     protected void doGet(HttpServletRequest request, HttpServletResponse response) throws IOException {
-        Optional<Roles.Denial> denied = Roles.deny(request.getUserPrincipal(), request::isUserInRole,
+        Optional<Refused> denied = Roles.deny(request.getUserPrincipal(), request::isUserInRole,
                 Roles.VIEWER, Roles.OPERATOR);
         if (denied.isPresent()) {
-            denied.get().refusal().send(request, response, denied.get().status());
+            denied.get().send(request, response);
             return;
         }
         response.setContentType(PROMETHEUS_TEXT);

@@ -30,12 +30,9 @@ public class RoleCheck implements ContainerRequestFilter {
         if (method == null) {
             return;
         }
-        SecurityRequirement allowed = method.isAnnotationPresent(SecurityRequirement.class)
-                ? method.getAnnotation(SecurityRequirement.class)
-                : resource.getResourceClass().getAnnotation(SecurityRequirement.class);
         SecurityContext security = request.getSecurityContext();
-        Roles.deny(security.getUserPrincipal(), security::isUserInRole, allowed == null ? new String[0] : allowed.scopes())
-                .ifPresent(denied -> request.abortWith(
-                        denied.refusal().response(denied.status(), request.getHeaderString("X-Requested-With"))));
+        Roles.deny(security.getUserPrincipal(), security::isUserInRole,
+                Roles.allowed(method, resource.getResourceClass()))
+                .ifPresent(denied -> request.abortWith(denied.response(request.getHeaderString("X-Requested-With"))));
     }
 }

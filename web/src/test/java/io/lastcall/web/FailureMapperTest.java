@@ -26,10 +26,10 @@ class FailureMapperTest {
 
     @Test
     void aLedgerFailureIsAnsweredRetryableAndAnyOtherAsTheServersOwn() {
-        FailureMapper.Failure ledger = FailureMapper.failure(new EJBException(new PersistenceException("down")));
+        Refused ledger = FailureMapper.failure(new EJBException(new PersistenceException("down")));
         assertEquals(503, ledger.status());
         assertEquals("LEDGER_UNAVAILABLE", ledger.refusal().reason());
-        FailureMapper.Failure bug = FailureMapper.failure(new IllegalStateException("a bug"));
+        Refused bug = FailureMapper.failure(new IllegalStateException("a bug"));
         assertEquals(500, bug.status());
         assertEquals("INTERNAL_ERROR", bug.refusal().reason());
         assertTrue(bug.refusal().message().contains("incident"), bug.refusal().message());

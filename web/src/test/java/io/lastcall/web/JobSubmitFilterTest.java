@@ -1,11 +1,15 @@
 package io.lastcall.web;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.junit.jupiter.api.Test;
 
-/** The filter takes the JSON submissions JAX-RS's @Consumes would take, and leaves the rest to JAX-RS (415). */
+/**
+ * The filter takes the JSON submissions JAX-RS's @Consumes would take, leaves the rest to JAX-RS
+ * (415), and lets in whom the resource method's security scopes name.
+ */
 class JobSubmitFilterTest {
 
     @Test
@@ -22,5 +26,12 @@ class JobSubmitFilterTest {
         assertFalse(JobSubmitFilter.json("text/plain"));
         assertFalse(JobSubmitFilter.json("application/json-patch+json"));
         assertFalse(JobSubmitFilter.json("application/x-www-form-urlencoded"));
+    }
+
+    @Test
+    void theRolesAreTheResourceMethodsScopes() throws NoSuchMethodException {
+        assertArrayEquals(new String[] {Roles.SUBMITTER}, JobSubmitFilter.submitRoles());
+        assertArrayEquals(Roles.allowed(JobsResource.class.getMethod("submit", java.io.InputStream.class),
+                JobsResource.class), JobSubmitFilter.submitRoles());
     }
 }
