@@ -134,30 +134,22 @@ public class JobIngress {
                 outcomes[i] = Verdict.refused(result.rejection(), result.message());
             }
         }
-        // the jobs some of these ids already name, in one query
-        Map<String, Job> existing = queries.findAll(valid.values().stream().map(Submission::jobId).toList());
-        Map<Integer, Submission> fresh = new LinkedHashMap<>();
-        valid.forEach((i, s) -> {
-            if (existing.containsKey(s.jobId())) {
-                outcomes[i] = repeatOf(s, existing.get(s.jobId()), principal);
-            } else {
-                fresh.put(i, s);
-            }
-        });
-        List<Job> jobs = fresh.values().stream().map(s -> newJob(s, principal)).toList();
+        List<Job> jobs = valid.values().stream().map(s -> newJob(s, principal)).toList();
         jobs.stream().map(Job::getWorkload).distinct().forEach(this::ensureCounter);
         Set<String> taken = null;
         try {
+            // the storing transaction finds the ids already taken itself: no read before it
             taken = jobs.isEmpty() ? Set.of() : ledger.acceptAll(jobs);
         } catch (EJBException concurrentDuplicate) {
             // another request took one of these ids meanwhile: fall back to one by one
-            fresh.forEach((i, s) -> outcomes[i] = submit(envelopes.get(i), principal));
+            valid.forEach((i, s) -> outcomes[i] = submit(envelopes.get(i), principal));
         }
         if (taken != null) {
-            // ids another request stored since the read above are repeats; the rest are this batch's
+            // the taken ids are repeats, answered from their jobs (one query, only when there are any)
             Set<String> repeated = taken;
-            fresh.forEach((i, s) -> outcomes[i] = repeated.contains(s.jobId()) ? repeat(s, principal)
-                    : new Verdict(201, s.jobId(), null, null));
+            Map<String, Job> existing = repeated.isEmpty() ? Map.of() : queries.findAll(repeated);
+            valid.forEach((i, s) -> outcomes[i] = !repeated.contains(s.jobId()) ? new Verdict(201, s.jobId(), null, null)
+                    : repeat(s, Optional.ofNullable(existing.get(s.jobId())), principal));
             publisher.publishAccepted(jobs.stream().filter(job -> !repeated.contains(job.getJobId())).toList());
         }
         repeats.forEach((i, first) -> outcomes[i] = repeatInBatch(envelopes.get(i), valid.get(first), outcomes[first]));
@@ -233,7 +225,11 @@ public class JobIngress {
 
     /** A job_id the store found taken: the existing job's answer (a 503 to retry if it was purged since). */
     private Verdict repeat(Submission s, String principal) {
-        return repeatOf(s, principal).orElseGet(() -> Verdict.refused(Rejection.LEDGER_UNAVAILABLE, "job_id "
+        return repeat(s, queries.find(s.jobId()), principal);
+    }
+
+    private static Verdict repeat(Submission s, Optional<Job> existing, String principal) {
+        return existing.map(job -> repeatOf(s, job, principal)).orElseGet(() -> Verdict.refused(Rejection.LEDGER_UNAVAILABLE, "job_id "
                 + s.jobId() + " was taken and its job purged meanwhile; retry: submitting the same envelope again is safe"));
     }
 
