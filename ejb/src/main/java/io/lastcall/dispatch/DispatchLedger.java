@@ -171,7 +171,7 @@ public class DispatchLedger {
             // no gate here: the rows are created first, or the job joins the jobs waiting for its backend
             return new Admission(received, null);
         }
-        return new Admission(received, decide(job, now, delivery.clockUncertaintyMs(), policy, backend));
+        return new Admission(received, decide(job, now, delivery.clockUncertaintyMs(), policy, backend, false));
     }
 
     /**
@@ -206,11 +206,22 @@ public class DispatchLedger {
      * @param backend  the job's model backend: a pause it asked for, or its full per-minute limits, hold the claim back
      */
     public GateResult gate(String jobId, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy, Backend backend) {
-        return decide(lock(jobId), permitAt, clockUncertaintyMs, policy, backend);
+        return decide(lock(jobId), permitAt, clockUncertaintyMs, policy, backend, false);
+    }
+
+    /**
+     * The gate, without a permit, for a job whose last dispatchable instant came while it waited
+     * for its backend's turn: an expiry then carries the backend's reason
+     * ({@link GateDecision#givenWaitedForBackend}).
+     */
+    public GateResult gateAfterBackendWait(String jobId, long clockUncertaintyMs, WorkloadPolicy policy,
+            Backend backend) {
+        return decide(lock(jobId), null, clockUncertaintyMs, policy, backend, true);
     }
 
     /** The gate on a job whose row this transaction holds locked. */
-    private GateResult decide(Job job, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy, Backend backend) {
+    private GateResult decide(Job job, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy, Backend backend,
+            boolean waitedForBackend) {
         String jobId = job.getJobId();
         long now = clock.millis();
         SubjectRevision subject = em.find(SubjectRevision.class, job.getSubject());
@@ -219,6 +230,10 @@ public class DispatchLedger {
         GateDecision decision = GateDecision.decide(job.getState(), remaining, job.isCancelRequested(), superseded,
                 true, permitAt != null);
         long lastDispatchAt = job.deadline().lastDispatchAt(clockUncertaintyMs);
+        if (waitedForBackend) {
+            decision = decision.givenWaitedForBackend(pausedUntil(backend.key()) >= lastDispatchAt,
+                    backend.rateLimited());
+        }
         long pausedUntil = decision == GateDecision.CLAIM ? pausedUntil(backend.key()) : 0;
         decision = decision.givenPause(pausedUntil, now, lastDispatchAt);
         LatencyClass latencyClass = LatencyClass.of(backend.key(), job.getModel(), job.getOutputTokens());

@@ -398,8 +398,8 @@ public class Worker {
             releaseHeld(permit);
             closedUntil = gate.pausedUntil();
         }
-        // its last dispatchable instant came before its turn: the gate ends it
-        return ledger.gate(receipt.jobId(), null, uncertainty, policy, backend);
+        // its last dispatchable instant came before its turn: the gate ends it, with the backend's reason
+        return ledger.gateAfterBackendWait(receipt.jobId(), uncertainty, policy, backend);
     }
 
     /** Waits for a permit for as long as the job may still be dispatched; returns when it was granted, or null. */

@@ -81,6 +81,23 @@ public enum GateDecision {
         return this == CLAIM && predictedLate && refuse ? EXPIRE_PREDICTED_LATE : this;
     }
 
+    /**
+     * An expiry of a job whose last dispatchable instant came while it waited for its backend's
+     * turn: the backend's reason instead of BEFORE_DISPATCH — its pause if that outlasted the job
+     * ({@code pauseOutlasted}), else its per-minute limits if it has any (the job waited for room
+     * that did not come in time: on several servers sharing one limit, another server's claims can
+     * take each refill first). Anything else stands.
+     */
+    public GateDecision givenWaitedForBackend(boolean pauseOutlasted, boolean rateLimited) {
+        if (this != EXPIRE) {
+            return this;
+        }
+        if (pauseOutlasted) {
+            return EXPIRE_BACKEND_PAUSED;
+        }
+        return rateLimited ? EXPIRE_RATE_LIMITED : EXPIRE;
+    }
+
     /** Whether a backend's pause, still running at {@code now}, reaches the job's last dispatch instant: the job cannot wait it out. */
     public static boolean pauseOutlasts(long pausedUntil, long now, long lastDispatchAt) {
         return pausedUntil > now && pausedUntil >= lastDispatchAt;

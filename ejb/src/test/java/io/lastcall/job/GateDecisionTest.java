@@ -60,6 +60,20 @@ class GateDecisionTest {
     }
 
     @Test
+    void anExpiryAfterWaitingForTheBackendCarriesTheBackendsReason() {
+        assertEquals(GateDecision.EXPIRE_BACKEND_PAUSED, GateDecision.EXPIRE.givenWaitedForBackend(true, true),
+                "a pause that outlasted the job first");
+        assertEquals(GateDecision.EXPIRE_RATE_LIMITED, GateDecision.EXPIRE.givenWaitedForBackend(false, true),
+                "room that did not come in time");
+        assertEquals(GateDecision.EXPIRE, GateDecision.EXPIRE.givenWaitedForBackend(false, false),
+                "neither: before dispatch");
+        for (GateDecision other : new GateDecision[] {GateDecision.CANCEL, GateDecision.SUPERSEDE,
+                GateDecision.NOT_CLAIMABLE, GateDecision.NO_PERMIT, GateDecision.CLAIM}) {
+            assertEquals(other, other.givenWaitedForBackend(true, true), "only an expiry takes the backend's reason");
+        }
+    }
+
+    @Test
     void aForecastRefusesOnlyAClaimAndOnlyWhenAdmissionIsOn() {
         assertEquals(GateDecision.EXPIRE_PREDICTED_LATE, GateDecision.CLAIM.givenForecast(true, true));
         assertEquals(GateDecision.CLAIM, GateDecision.CLAIM.givenForecast(true, false), "shadow: recorded, not refused");
