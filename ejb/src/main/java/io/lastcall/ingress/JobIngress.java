@@ -229,8 +229,9 @@ public class JobIngress {
     }
 
     private static Verdict repeat(Submission s, Optional<Job> existing, String principal) {
-        return existing.map(job -> repeatOf(s, job, principal)).orElseGet(() -> Verdict.refused(Rejection.LEDGER_UNAVAILABLE, "job_id "
-                + s.jobId() + " was taken and its job purged meanwhile; retry: submitting the same envelope again is safe"));
+        return existing.map(job -> repeatOf(s, job, principal)).orElseGet(() -> Verdict.refused(
+                Rejection.LEDGER_UNAVAILABLE, "job_id " + s.jobId() + " was taken and its job purged meanwhile;"
+                        + " retry: submitting the same envelope again is safe"));
     }
 
     /**
