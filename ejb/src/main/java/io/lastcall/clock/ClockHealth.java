@@ -2,12 +2,8 @@ package io.lastcall.clock;
 
 import io.lastcall.schema.DatabaseProbe;
 import io.lastcall.policy.Settings;
-import jakarta.ejb.ConcurrencyManagement;
-import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.EJB;
-import jakarta.ejb.Singleton;
-import jakarta.ejb.TransactionAttribute;
-import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -26,11 +22,10 @@ import java.util.logging.Logger;
  * beyond {@code lastcall.clock.max-skew-ms}, or a reference that cannot be read, is unhealthy:
  * admission stops, or with {@code lastcall.clock.degraded-policy=widen-margin} every deadline
  * check adds {@code lastcall.clock.degraded-margin-ms}. Readings are cached for
- * {@code lastcall.clock.check-interval-ms}.
+ * {@code lastcall.clock.check-interval-ms}. A CDI bean, not an EJB: every job's checks ask it for
+ * the margin, and only its database reading needs the EJB container ({@link DatabaseProbe}).
  */
-@Singleton
-@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
-@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+@ApplicationScoped
 public class ClockHealth {
 
     private static final Logger LOG = Logger.getLogger(ClockHealth.class.getName());

@@ -1,22 +1,16 @@
 package io.lastcall.dispatch;
 
 import jakarta.annotation.PostConstruct;
-import jakarta.ejb.ConcurrencyManagement;
-import jakarta.ejb.ConcurrencyManagementType;
-import jakarta.ejb.Singleton;
-import jakarta.ejb.TransactionAttribute;
-import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
 
 /**
  * This server's jobs waiting for a paused or rate-limited backend, let through in deadline order
  * ({@link BackendTurns}). No transaction, for the reason {@link DispatchPermits} gives: a wait may
- * outlast the transaction timeout.
+ * outlast the transaction timeout. A CDI bean like {@link DispatchPermits}, for the same reason.
  */
-@Singleton
-@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
-@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+@ApplicationScoped
 public class BackendWaits {
 
     @Inject

@@ -4,11 +4,10 @@ import io.lastcall.policy.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
-import jakarta.ejb.ConcurrencyManagement;
-import jakarta.ejb.ConcurrencyManagementType;
-import jakarta.ejb.Singleton;
-import jakarta.ejb.Startup;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.Startup;
 import jakarta.inject.Inject;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -20,11 +19,10 @@ import java.util.logging.Logger;
  * the next delivery as soon as the HANDED_OFF commit is made (docs/design.md §3): as many
  * container-managed threads as there are dispatch permits, all started with the application — a
  * permit holder always finds one waiting, so its request is written within the handoff
- * authorization.
+ * authorization. A CDI bean, not an EJB (every dispatch hands it a call), created when the
+ * application starts.
  */
-@Singleton
-@Startup
-@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@ApplicationScoped
 public class CallExecutor {
 
     private static final Logger LOG = Logger.getLogger(CallExecutor.class.getName());
@@ -44,6 +42,11 @@ public class CallExecutor {
         // started now and kept: a thread created on demand (the container captures its context)
         // took longer than the handoff authorization on a loaded 2-core machine, and the call was not sent
         pool.prestartAllCoreThreads();
+    }
+
+    /** Makes the container create this bean, and so start its threads, with the application. */
+    void created(@Observes Startup application) {
+        // nothing more: delivering the event constructed the bean
     }
 
     public void run(Runnable call) {

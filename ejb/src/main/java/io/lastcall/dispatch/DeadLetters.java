@@ -43,7 +43,7 @@ public class DeadLetters {
     @EJB
     private FailureTriage triage;
 
-    @EJB
+    @Inject
     private ClockHealth clockHealth;
 
     @Inject

@@ -118,6 +118,9 @@ public class DispatchLedger {
     @EJB
     private Incarnation incarnation;
 
+    /** This boot's ids, asked of {@link Incarnation} once per bean instance rather than per claim. */
+    private Incarnation.Identity boot;
+
     @Inject
     Clock clock;
 
@@ -220,6 +223,13 @@ public class DispatchLedger {
     }
 
     /** The gate on a job whose row this transaction holds locked. */
+    private Incarnation.Identity boot() {
+        if (boot == null) {
+            boot = incarnation.identity();
+        }
+        return boot;
+    }
+
     private GateResult decide(Job job, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy, Backend backend,
             boolean waitedForBackend) {
         String jobId = job.getJobId();
@@ -261,7 +271,7 @@ public class DispatchLedger {
                 long generation = job.claim(now, permitAt);
                 attemptId = UUID.randomUUID().toString();
                 em.persist(new Attempt(attemptId, jobId, job.getWorkload(), generation, job.getEstimate(),
-                        job.getEstimateRevision(), now, incarnation.instanceId(), incarnation.bootId()));
+                        job.getEstimateRevision(), now, boot().instanceId(), boot().bootId()));
             }
             case NOT_CLAIMABLE, NO_PERMIT, WAIT_FOR_BACKEND -> {
             }

@@ -2,11 +2,7 @@ package io.lastcall.dispatch;
 
 import io.lastcall.policy.Settings;
 import jakarta.annotation.PostConstruct;
-import jakarta.ejb.ConcurrencyManagement;
-import jakarta.ejb.ConcurrencyManagementType;
-import jakarta.ejb.Singleton;
-import jakarta.ejb.TransactionAttribute;
-import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
 
@@ -16,11 +12,10 @@ import java.time.Clock;
  * ({@code lastcall.dispatch.order}: {@code edf}, or {@code fifo} for comparison). A wait lasts
  * at most until the job's last dispatchable instant. No transaction: a wait may outlast the
  * server's transaction timeout (WildFly's default is 300 s), and a permit granted inside a
- * transaction that then fails to commit would never be released.
+ * transaction that then fails to commit would never be released. A CDI bean, not an EJB: every
+ * dispatch asks it twice, and it needs nothing of the EJB container (docs/performance.md).
  */
-@Singleton
-@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
-@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+@ApplicationScoped
 public class DispatchPermits {
 
     @Inject

@@ -6,11 +6,9 @@ import io.lastcall.policy.Settings;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.annotation.Resource;
-import jakarta.ejb.ConcurrencyManagement;
-import jakarta.ejb.ConcurrencyManagementType;
 import jakarta.ejb.EJB;
-import jakarta.ejb.Singleton;
 import jakarta.enterprise.concurrent.ManagedThreadFactory;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.Optional;
 
@@ -26,10 +24,11 @@ import java.util.Optional;
  * recorded and publishes its own retry. A group that fails whole (a
  * deadlock, the database gone) leaves each item to its caller, which records it alone as it
  * always did. A crash with a group in flight is a crash before those receipts, or during those
- * calls: redelivery, or the reconciler's OUTCOME_UNKNOWN.
+ * calls: redelivery, or the reconciler's OUTCOME_UNKNOWN. A CDI bean, not an EJB: each dispatch
+ * calls it three times, and only the group's own transaction needs the EJB container
+ * ({@link DispatchLedger}).
  */
-@Singleton
-@ConcurrencyManagement(ConcurrencyManagementType.BEAN)
+@ApplicationScoped
 public class LedgerGroups {
 
     @Resource

@@ -59,7 +59,7 @@ public class StaleDeadLetters {
     @EJB
     JobPublisher publisher;
 
-    @EJB
+    @Inject
     ClockHealth clockHealth;
 
     @Inject

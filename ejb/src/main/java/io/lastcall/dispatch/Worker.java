@@ -13,9 +13,7 @@ import io.lastcall.receipt.ReceivedMessage;
 import io.lastcall.transport.PreparedRequest;
 import jakarta.ejb.EJB;
 import jakarta.ejb.EJBException;
-import jakarta.ejb.Stateless;
-import jakarta.ejb.TransactionAttribute;
-import jakarta.ejb.TransactionAttributeType;
+import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.time.Clock;
@@ -39,10 +37,10 @@ import java.util.logging.Logger;
  * {@link DispatchLedger}. Returning normally lets the message be acknowledged (after a handoff
  * the ledger owns the job: a crash during the call ends it OUTCOME_UNKNOWN, never resent); an
  * {@link InfrastructureFailure} holds it back without counting a redelivery; any other exception
- * gets it redelivered (counted).
+ * gets it redelivered (counted). A CDI bean without state, not an EJB: it opens no transaction
+ * (each step is its own in {@link DispatchLedger}), so an EJB invocation per message bought nothing.
  */
-@Stateless
-@TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
+@ApplicationScoped
 public class Worker {
 
     private static final Logger LOG = Logger.getLogger(Worker.class.getName());
@@ -54,19 +52,19 @@ public class Worker {
     @EJB
     DispatchLedger ledger;
 
-    @EJB
+    @Inject
     DispatchPermits permits;
 
-    @EJB
+    @Inject
     BackendWaits backendWaits;
 
-    @EJB
+    @Inject
     CallExecutor calls;
 
-    @EJB
+    @Inject
     LedgerGroups groups;
 
-    @EJB
+    @Inject
     ClockHealth clockHealth;
 
     @EJB

@@ -3,10 +3,10 @@ package io.lastcall.dispatch;
 import io.lastcall.job.Reference;
 import io.lastcall.policy.Defaults;
 import jakarta.ejb.ActivationConfigProperty;
-import jakarta.ejb.EJB;
 import jakarta.ejb.MessageDriven;
 import jakarta.ejb.TransactionAttribute;
 import jakarta.ejb.TransactionAttributeType;
+import jakarta.inject.Inject;
 import jakarta.jms.Message;
 import jakarta.jms.MessageListener;
 import io.lastcall.receipt.ReceivedMessage;
@@ -40,7 +40,7 @@ import io.lastcall.receipt.ReceivedMessage;
 @TransactionAttribute(TransactionAttributeType.NOT_SUPPORTED)
 public class WorkerMdb implements MessageListener {
 
-    @EJB
+    @Inject
     private Worker worker;
 
     @Override

@@ -6,6 +6,7 @@ import io.lastcall.clock.ClockHealth;
 import io.lastcall.schema.DatabaseProbe;
 import jakarta.ejb.EJB;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 /**
  * lastcall's health, computed in this one place and shown by both {@code /api/health} (all of
@@ -61,7 +62,7 @@ public class Health {
     @EJB
     BrokerTopology topology;
 
-    @EJB
+    @Inject
     ClockHealth clockHealth;
 
     public Database database() {

@@ -64,7 +64,7 @@ public class JobIngress {
     @EJB
     SubmissionGroups groups;
 
-    @EJB
+    @Inject
     ClockHealth clockHealth;
 
     @Inject

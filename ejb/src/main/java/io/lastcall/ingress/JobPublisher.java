@@ -40,7 +40,7 @@ public class JobPublisher {
     @EJB
     ReferencePublisher publisher;
 
-    @EJB
+    @Inject
     ClockHealth clockHealth;
 
     @Inject

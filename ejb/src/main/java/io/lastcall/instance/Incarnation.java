@@ -92,6 +92,14 @@ public class Incarnation {
         return instanceId;
     }
 
+    /** The instance and boot ids together: fixed for this boot, so a caller may keep them. */
+    public Identity identity() {
+        return new Identity(instanceId, bootId);
+    }
+
+    public record Identity(String instanceId, String bootId) {
+    }
+
     public String bootId() {
         return bootId;
     }

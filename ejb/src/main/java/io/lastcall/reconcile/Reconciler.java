@@ -73,7 +73,7 @@ public class Reconciler {
     @EJB
     LedgerStats stats;
 
-    @EJB
+    @Inject
     ClockHealth clockHealth;
 
     @EJB

@@ -39,10 +39,10 @@ public class HealthResource {
     @Inject
     Health health;
 
-    @EJB
+    @Inject
     DispatchPermits permits;
 
-    @EJB
+    @Inject
     BackendWaits backendWaits;
 
     @EJB

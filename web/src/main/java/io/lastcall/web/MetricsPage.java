@@ -49,10 +49,10 @@ public class MetricsPage {
     @EJB
     LedgerStats stats;
 
-    @EJB
+    @Inject
     DispatchPermits permits;
 
-    @EJB
+    @Inject
     BackendWaits backendWaits;
 
     @EJB
