@@ -159,6 +159,10 @@ public class DispatchLedger {
      * yet is left to {@link #gate} (the admission's gate is then null).
      */
     public Admission receiveAndGate(Delivery delivery) {
+        return receiveAndGate(delivery, new TransactionReads(em));
+    }
+
+    private Admission receiveAndGate(Delivery delivery, TransactionReads reads) {
         long now = clock.millis();
         Job job = receipt.trustedJob(delivery.message(), delivery.schemaVersions(), "", delivery.logDelivery(), now)
                 .orElse(null);
@@ -174,7 +178,7 @@ public class DispatchLedger {
             // no gate here: the rows are created first, or the job joins the jobs waiting for its backend
             return new Admission(received, null);
         }
-        return new Admission(received, decide(job, now, delivery.clockUncertaintyMs(), policy, backend, false));
+        return new Admission(received, decide(job, now, delivery.clockUncertaintyMs(), policy, backend, false, reads));
     }
 
     /**
@@ -183,9 +187,10 @@ public class DispatchLedger {
      * admission, in order. If any of them fails, none is recorded.
      */
     public List<Admission> receiveAndGateAll(List<Delivery> deliveries) {
-        JobLocks.lock(em, deliveries.stream().flatMap(d -> d.message().referencedJobId(d.schemaVersions()).stream())
-                .toList());
-        return deliveries.stream().map(this::receiveAndGate).toList();
+        List<Job> locked = JobLocks.lock(em, deliveries.stream()
+                .flatMap(d -> d.message().referencedJobId(d.schemaVersions()).stream()).toList());
+        TransactionReads reads = new TransactionReads(em).withSubjects(locked.stream().map(Job::getSubject).toList());
+        return deliveries.stream().map(d -> receiveAndGate(d, reads)).toList();
     }
 
     private static Receipt received(Job job, long now) {
@@ -209,7 +214,7 @@ public class DispatchLedger {
      * @param backend  the job's model backend: a pause it asked for, or its full per-minute limits, hold the claim back
      */
     public GateResult gate(String jobId, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy, Backend backend) {
-        return decide(lock(jobId), permitAt, clockUncertaintyMs, policy, backend, false);
+        return decide(lock(jobId), permitAt, clockUncertaintyMs, policy, backend, false, new TransactionReads(em));
     }
 
     /**
@@ -219,10 +224,9 @@ public class DispatchLedger {
      */
     public GateResult gateAfterBackendWait(String jobId, long clockUncertaintyMs, WorkloadPolicy policy,
             Backend backend) {
-        return decide(lock(jobId), null, clockUncertaintyMs, policy, backend, true);
+        return decide(lock(jobId), null, clockUncertaintyMs, policy, backend, true, new TransactionReads(em));
     }
 
-    /** The gate on a job whose row this transaction holds locked. */
     private Incarnation.Identity boot() {
         if (boot == null) {
             boot = incarnation.identity();
@@ -230,21 +234,22 @@ public class DispatchLedger {
         return boot;
     }
 
+    /** The gate on a job whose row this transaction holds locked. */
     private GateResult decide(Job job, Long permitAt, long clockUncertaintyMs, WorkloadPolicy policy, Backend backend,
-            boolean waitedForBackend) {
+            boolean waitedForBackend, TransactionReads reads) {
         String jobId = job.getJobId();
         long now = clock.millis();
-        SubjectRevision subject = em.find(SubjectRevision.class, job.getSubject());
+        SubjectRevision subject = reads.subject(job.getSubject());
         boolean superseded = subject != null && subject.supersedes(job.getSourceRevision());
         long remaining = job.remainingForDispatch(now, clockUncertaintyMs);
         GateDecision decision = GateDecision.decide(job.getState(), remaining, job.isCancelRequested(), superseded,
                 true, permitAt != null);
         long lastDispatchAt = job.deadline().lastDispatchAt(clockUncertaintyMs);
         if (waitedForBackend) {
-            decision = decision.givenWaitedForBackend(pausedUntil(backend.key()) >= lastDispatchAt,
+            decision = decision.givenWaitedForBackend(reads.pausedUntil(backend.key()) >= lastDispatchAt,
                     backend.rateLimited());
         }
-        long pausedUntil = decision == GateDecision.CLAIM ? pausedUntil(backend.key()) : 0;
+        long pausedUntil = decision == GateDecision.CLAIM ? reads.pausedUntil(backend.key()) : 0;
         decision = decision.givenPause(pausedUntil, now, lastDispatchAt);
         LatencyClass latencyClass = LatencyClass.of(backend.key(), job.getModel(), job.getOutputTokens());
         decision = givenForecast(decision, job, latencyClass, now, policy);
@@ -300,12 +305,6 @@ public class DispatchLedger {
         long answerAt = now + p95.getAsLong();
         job.predictedAnswerAt(answerAt);
         return decision.givenForecast(job.deadline().isLateAt(answerAt), policy.admission() == AdmissionMode.ON);
-    }
-
-    /** Until when the backend asked not to be called (epoch ms), 0 if it never did. Read, not cached: every server sees it. */
-    private long pausedUntil(String backend) {
-        BackendPause pause = backend == null ? null : em.find(BackendPause.class, backend);
-        return pause == null ? 0 : pause.getPausedUntil();
     }
 
     /** The backend's rate row, locked; created full when missing (a concurrent creator fails this transaction on the key). */
@@ -406,10 +405,12 @@ public class DispatchLedger {
         List<Attempt> attempts = attempts(handoffs.stream().map(Handoff::attemptId).toList());
         Map<String, Job> jobs = JobLocks.lock(em, attempts.stream().map(Attempt::getJobId).toList()).stream()
                 .collect(Collectors.toMap(Job::getJobId, j -> j));
+        TransactionReads reads = new TransactionReads(em);
         long now = clock.millis();
         Authorization[] checked = new Authorization[handoffs.size()];
         for (int i = 0; i < checked.length; i++) {
-            checked[i] = writeHandedOff(handoffs.get(i), attempts.get(i), jobs.get(attempts.get(i).getJobId()), now);
+            checked[i] = writeHandedOff(handoffs.get(i), attempts.get(i), jobs.get(attempts.get(i).getJobId()), now,
+                    reads);
         }
         em.flush();
         long checkNanos = System.nanoTime();
@@ -446,7 +447,7 @@ public class DispatchLedger {
      * The checks before the handoff, on the locked job: a refusal (recorded), or null once
      * HANDED_OFF is written (not yet flushed) and the last check is still to come.
      */
-    private Authorization writeHandedOff(Handoff handoff, Attempt attempt, Job job, long now) {
+    private Authorization writeHandedOff(Handoff handoff, Attempt attempt, Job job, long now, TransactionReads reads) {
         if (job.getState() == JobState.HANDED_OFF && job.getGeneration() == attempt.getGeneration()
                 && attempt.getState() == Attempt.State.HANDED_OFF) {
             // this very handoff, committed by a commit that reported a failure (the database went away
@@ -463,7 +464,7 @@ public class DispatchLedger {
             job.end(Outcome.EXPIRED_BEFORE_DISPATCH, now);
             return Authorization.REFUSED;
         }
-        long pausedUntil = pausedUntil(handoff.backend().key());
+        long pausedUntil = reads.pausedUntil(handoff.backend().key());
         if (pausedUntil > now) {
             // another server recorded a pause since this claim: nothing is written during it
             attempt.notSent(now, "the backend asked not to be called until " + java.time.Instant.ofEpochMilli(pausedUntil));
