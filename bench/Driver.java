@@ -624,13 +624,17 @@ public class Driver {
      * in batches and drained against a zero-latency model, and for 2,000 single submissions
      * (8 client threads) until they completed. Figures go to bench/target/cost-LABEL.txt:
      * drain/s, CPU s per 1,000 drained, transactions per drained job, single/s, CPU s per 1,000
-     * single, transactions per single job.
+     * single, transactions per single job, and so on (see the format below). Both phases run twice:
+     * first on the just-deployed server (the cold round, its JIT compiling the paths as it goes),
+     * then again (the measured round).
      */
     static void cost(String label, long pid, String database) throws Exception {
-        // the server was just deployed: its code compiled and its pools filled, as the measured runs need
-        ingressSingle(500, 8);
-        drain(2_000);
-        awaitIdle();
+        // the server was just deployed: a whole round of what is measured first, so that the JIT has
+        // compiled both paths and the pools are filled (in the first round of a fresh server the
+        // compiler threads took about 25 s of CPU, more than the drain of 10,000 itself); its figures
+        // are kept beside the measured round's
+        double[] coldDrain = costOf(pid, database, 10_000, () -> drain(10_000));
+        double[] coldSingle = costOf(pid, database, 2_000, () -> singleDrained(2_000));
         String beforeDrain = get("/metrics");
         long drainFrom = System.currentTimeMillis();
         double[] batchIngress = new double[1];
@@ -641,22 +645,27 @@ public class Driver {
         });
         long drainTo = System.currentTimeMillis();
         String afterDrain = get("/metrics");
-        double[] single = costOf(pid, database, 2_000, () -> {
-            long before = terminal();
-            double rate = ingressSingle(2_000, 8);
-            while (terminal() < before + 2_000) {
-                Thread.sleep(200);
-            }
-            return rate;
-        });
+        double[] single = costOf(pid, database, 2_000, () -> singleDrained(2_000));
         String afterSingle = get("/metrics");
-        String figures = String.format(Locale.ROOT, "%.1f %.3f %.2f %.1f %.3f %.2f %s %.1f %.1f %.1f %.1f %.1f",
+        String figures = String.format(Locale.ROOT, "%.1f %.3f %.2f %.1f %.3f %.2f %s %.1f %.1f %.1f %.1f %.1f %.3f %.3f"
+                + " %.1f %.3f %.3f %.1f %.3f %.3f",
                 drained[0], drained[1], drained[2], single[0], single[1], single[2],
                 checkToLastByteMs(database, drainFrom, drainTo), meanGroup(beforeDrain, afterDrain, "receipt-and-gate"),
                 meanGroup(beforeDrain, afterDrain, "handoff"), meanGroup(beforeDrain, afterDrain, "settlement"),
-                meanGroup(afterDrain, afterSingle, "submission"), batchIngress[0]);
+                meanGroup(afterDrain, afterSingle, "submission"), batchIngress[0], drained[3], single[3],
+                coldDrain[0], coldDrain[1], coldDrain[3], coldSingle[0], coldSingle[1], coldSingle[3]);
         Files.writeString(Path.of("bench/target/cost-" + label + ".txt"), figures);
         System.out.println("cost " + label + ": " + figures);
+    }
+
+    /** Single submissions from 8 client threads, at the rate they were accepted; returns once all have ended. */
+    static double singleDrained(int n) throws Exception {
+        long before = terminal();
+        double rate = ingressSingle(n, 8);
+        while (terminal() < before + n) {
+            Thread.sleep(200);
+        }
+        return rate;
     }
 
     /**
@@ -698,15 +707,43 @@ public class Driver {
         double run() throws Exception;
     }
 
-    /** {rate, server CPU s per 1,000 jobs, database transactions per job} of one measured run of {@code jobs} jobs. */
+    /**
+     * {rate, server CPU s per 1,000 jobs, database transactions per job, of that CPU the JIT compiler
+     * threads' s per 1,000 jobs} of one measured run of {@code jobs} jobs. The CPU is read after the
+     * wait for PostgreSQL's counts, so that the idle server's seconds before the run are not counted.
+     */
     static double[] costOf(long pid, String database, int jobs, Rated run) throws Exception {
-        long cpuBefore = cpuTicks(pid);
         long xactBefore = transactions(database);
+        long cpuBefore = cpuTicks(pid);
+        long jitBefore = compilerTicks(pid);
         double rate = run.run();
         awaitIdle();
         long cpu = cpuTicks(pid) - cpuBefore;
+        long jit = compilerTicks(pid) - jitBefore;
         long xact = transactions(database) - xactBefore;
-        return new double[] {rate, cpu / 100.0 * 1_000 / jobs, (double) xact / jobs};
+        return new double[] {rate, cpu / 100.0 * 1_000 / jobs, (double) xact / jobs, jit / 100.0 * 1_000 / jobs};
+    }
+
+    /**
+     * utime + stime of the process's JIT compiler threads (C1 and C2) in clock ticks; a compiler
+     * thread the JVM ended meanwhile takes its ticks with it, so this may count low, never high.
+     */
+    static long compilerTicks(long pid) throws Exception {
+        long ticks = 0;
+        try (var tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    if (Files.readString(task.resolve("comm")).contains("CompilerThre")) {
+                        String stat = Files.readString(task.resolve("stat"));
+                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                    }
+                } catch (java.io.IOException ended) {
+                    // the thread ended while being read
+                }
+            }
+        }
+        return ticks;
     }
 
     /** utime + stime of a process in clock ticks (USER_HZ, 100 on Linux), from /proc/PID/stat. */
@@ -778,8 +815,10 @@ public class Driver {
                 + String.join(" ", labels.subList(0, labels.size() - 1)) + "`: each build's EAR on the same server,"
                 + " restarted between builds, one after the other in one run. Server CPU from `/proc` of the"
                 + " server's process, transactions from PostgreSQL's `pg_stat_database` (everything the server"
-                + " commits in the ledger's database, the reconciler's passes included). After a warm-up of 500"
-                + " single submissions and a drained backlog of 2,000.\n\n"
+                + " commits in the ledger's database, the reconciler's passes included), from the start of each"
+                + " measured phase until its jobs have ended; in brackets the JIT compiler threads' share of that CPU."
+                + " After a cold round of the same two phases (below), so that what is compared is each build's"
+                + " cost per job with its paths compiled rather than its compilation.\n\n"
                 + "| build | drain, 10,000 in batches (zero-latency model) | its batches accepted (500 each, 1 client"
                 + " thread, while draining) | CPU s / 1,000 jobs | transactions / job"
                 + " | check → last byte p50 / p99 (ms) | mean group: receipt + gate / handoff / settlement"
@@ -796,12 +835,24 @@ public class Driver {
             }
             last = v;
             double[] g = java.util.Arrays.copyOfRange(v, 6, 12);
-            s.append(String.format(Locale.ROOT, "| %s | %.0f/s (%.2f×) | %.0f/s (%.2f×) | %.2f (%.2f×) | %.2f | %s / %s"
-                    + " | %s / %s / %s | %.0f/s (%.2f×) | %.2f (%.2f×) | %.2f | %s |\n", label, v[0], v[0] / first[0],
-                    v[12], v[12] / first[12], v[1],
-                    v[1] / first[1], v[2], figure(g[0], "%.0f"), figure(g[1], "%.0f"), figure(g[2], "%.1f"),
-                    figure(g[3], "%.1f"), figure(g[4], "%.1f"), v[3], v[3] / first[3], v[4], v[4] / first[4], v[5],
-                    figure(g[5], "%.1f")));
+            s.append(String.format(Locale.ROOT, "| %s | %.0f/s (%.2f×) | %.0f/s (%.2f×) | %.2f (%.2f×; JIT %.2f) | %.2f"
+                    + " | %s / %s | %s / %s / %s | %.0f/s (%.2f×) | %.2f (%.2f×; JIT %.2f) | %.2f | %s |\n", label, v[0],
+                    v[0] / first[0], v[12], v[12] / first[12], v[1], v[1] / first[1], v[13], v[2], figure(g[0], "%.0f"),
+                    figure(g[1], "%.0f"), figure(g[2], "%.1f"), figure(g[3], "%.1f"), figure(g[4], "%.1f"), v[3],
+                    v[3] / first[3], v[4], v[4] / first[4], v[14], v[5], figure(g[5], "%.1f")));
+        }
+        s.append("\nThe cold round before it, on each just-deployed server (what this section measured until"
+                + " 2026-12-07, then after a warm-up of only 500 single submissions and a backlog of 2,000):\n\n"
+                + "| build | drain | CPU s / 1,000 jobs | single | CPU s / 1,000 jobs |\n|---|---|---|---|---|\n");
+        double[] firstCold = null;
+        for (String label : labels) {
+            double[] v = java.util.Arrays.stream(Files.readString(Path.of("bench/target/cost-" + label + ".txt")).trim()
+                    .split(" ")).mapToDouble(Double::parseDouble).toArray();
+            double[] c = java.util.Arrays.copyOfRange(v, 15, 21);
+            firstCold = firstCold == null ? c : firstCold;
+            s.append(String.format(Locale.ROOT, "| %s | %.0f/s (%.2f×) | %.2f (%.2f×; JIT %.2f) | %.0f/s (%.2f×)"
+                    + " | %.2f (%.2f×; JIT %.2f) |\n", label, c[0], c[0] / firstCold[0], c[1], c[1] / firstCold[1], c[2],
+                    c[3], c[3] / firstCold[3], c[4], c[4] / firstCold[4], c[5]));
         }
         s.append(String.format(Locale.ROOT, "%nBeneath it, measured in the same run after the builds, on the same"
                 + " machine: RabbitMQ alone %.0f persistent publishes/s with confirms (200 outstanding, 120 bytes) and"
