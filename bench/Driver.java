@@ -635,6 +635,10 @@ public class Driver {
         // are kept beside the measured round's
         double[] coldDrain = costOf(pid, database, 10_000, () -> drain(10_000));
         double[] coldSingle = costOf(pid, database, 2_000, () -> singleDrained(2_000));
+        // the single path compiles for longer than the drain's: four rounds of 2,000 on one server went
+        // 10.8 -> 9.2 -> 7.1 -> 4.9 CPU s per 1,000, the JIT's share falling 3.0 -> 0.9 (docs/performance.md)
+        singleDrained(6_000);
+        awaitIdle();
         String beforeDrain = get("/metrics");
         long drainFrom = System.currentTimeMillis();
         double[] batchIngress = new double[1];
@@ -817,8 +821,9 @@ public class Driver {
                 + " server's process, transactions from PostgreSQL's `pg_stat_database` (everything the server"
                 + " commits in the ledger's database, the reconciler's passes included), from the start of each"
                 + " measured phase until its jobs have ended; in brackets the JIT compiler threads' share of that CPU."
-                + " After a cold round of the same two phases (below), so that what is compared is each build's"
-                + " cost per job with its paths compiled rather than its compilation.\n\n"
+                + " After a cold round of the same two phases (below) and 6,000 more single submissions, so that"
+                + " what is compared is each build's cost per job with its paths compiled rather than its"
+                + " compilation.\n\n"
                 + "| build | drain, 10,000 in batches (zero-latency model) | its batches accepted (500 each, 1 client"
                 + " thread, while draining) | CPU s / 1,000 jobs | transactions / job"
                 + " | check → last byte p50 / p99 (ms) | mean group: receipt + gate / handoff / settlement"

@@ -97,6 +97,25 @@ class GroupCommitTest {
         assertEquals(Optional.empty(), commit.submit(4), "stopped");
     }
 
+    @Test
+    void stopEndsCommittersThatWaitOnAnEmptyQueue() throws Exception {
+        List<Thread> threads = new CopyOnWriteArrayList<>();
+        GroupCommit<Integer, Integer> commit = new GroupCommit<>("test", 8, 16, 3, group -> group, size -> { },
+                runnable -> {
+                    Thread thread = Executors.defaultThreadFactory().newThread(runnable);
+                    threads.add(thread);
+                    return thread;
+                });
+        assertEquals(Optional.of(7), commit.submit(7));
+        // all three committers now wait on the empty queue, without a timeout
+        commit.stop();
+        assertEquals(3, threads.size());
+        for (Thread thread : threads) {
+            assertTrue(!thread.isAlive(), thread.getName() + " still runs after stop");
+        }
+        assertEquals(Optional.empty(), commit.submit(8), "stopped");
+    }
+
     private static void await(CountDownLatch latch) {
         try {
             latch.await(5, TimeUnit.SECONDS);
