@@ -738,9 +738,7 @@ public class Driver {
             for (Path task : tasks.toList()) {
                 try {
                     if (Files.readString(task.resolve("comm")).contains("CompilerThre")) {
-                        String stat = Files.readString(task.resolve("stat"));
-                        String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                        ticks += Long.parseLong(f[11]) + Long.parseLong(f[12]);
+                        ticks += ticks(task.resolve("stat"));
                     }
                 } catch (java.io.IOException ended) {
                     // the thread ended while being read
@@ -752,7 +750,12 @@ public class Driver {
 
     /** utime + stime of a process in clock ticks (USER_HZ, 100 on Linux), from /proc/PID/stat. */
     static long cpuTicks(long pid) throws Exception {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        return ticks(Path.of("/proc/" + pid + "/stat"));
+    }
+
+    /** utime + stime from a process's or a thread's stat file under /proc. */
+    static long ticks(Path statFile) throws java.io.IOException {
+        String stat = Files.readString(statFile);
         // the fields after the command's closing parenthesis; utime and stime are the 14th and 15th
         String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
         return Long.parseLong(f[11]) + Long.parseLong(f[12]);
@@ -833,8 +836,7 @@ public class Driver {
         double[] first = null;
         double[] last = null;
         for (String label : labels) {
-            double[] v = java.util.Arrays.stream(Files.readString(Path.of("bench/target/cost-" + label + ".txt")).trim()
-                    .split(" ")).mapToDouble(Double::parseDouble).toArray();
+            double[] v = costFigures(label);
             if (first == null) {
                 first = v;
             }
@@ -851,8 +853,7 @@ public class Driver {
                 + "| build | drain | CPU s / 1,000 jobs | single | CPU s / 1,000 jobs |\n|---|---|---|---|---|\n");
         double[] firstCold = null;
         for (String label : labels) {
-            double[] v = java.util.Arrays.stream(Files.readString(Path.of("bench/target/cost-" + label + ".txt")).trim()
-                    .split(" ")).mapToDouble(Double::parseDouble).toArray();
+            double[] v = costFigures(label);
             double[] c = java.util.Arrays.copyOfRange(v, 15, 21);
             firstCold = firstCold == null ? c : firstCold;
             s.append(String.format(Locale.ROOT, "| %s | %.0f/s (%.2f×) | %.2f (%.2f×; JIT %.2f) | %.0f/s (%.2f×)"
@@ -867,6 +868,12 @@ public class Driver {
                 100 * last[0] * last[2] / pgTps));
         replaceSection(report, "\n## Cost per job\n", s.toString());
         System.out.println(s);
+    }
+
+    /** The figures {@link #cost} wrote for one build, in its order. */
+    static double[] costFigures(String label) throws java.io.IOException {
+        return java.util.Arrays.stream(Files.readString(Path.of("bench/target/cost-" + label + ".txt")).trim()
+                .split(" ")).mapToDouble(Double::parseDouble).toArray();
     }
 
     /** Writes {@code section} at the report's end, in place of an earlier one whose heading starts with {@code heading}. */
