@@ -14,7 +14,8 @@ import org.eclipse.microprofile.config.Config;
  * in typed groups — the model backend, dispatch, ingress, this instance, the clock, the
  * reconciler, retention, the broker topology — beside the workloads' policies and prices. Each
  * default is written once, in its group; docs/configuration.md lists them (ConfigurationTableTest
- * keeps the two equal). Reads go to Config each time, so a dynamic config source takes effect at once.
+ * keeps the two equal). Each key is read from Config once and kept ({@link ConfigReader}): settings
+ * apply when the server starts.
  */
 @ApplicationScoped
 public class Settings {
