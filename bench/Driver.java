@@ -27,6 +27,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 /**
  * The benchmark's load, side by side in one run: raw RabbitMQ publish-with-confirms and
@@ -818,9 +819,13 @@ public class Driver {
         double rawPublish = rawPublish(20_000, 200, 120);
         double rawConsume = rawConsume(20_000, 64);
         double pgTps = pgbench(database);
-        StringBuilder s = new StringBuilder("\n## Cost per job\n\n" + LocalDate.now() + ", `./bench/run cost "
-                + String.join(" ", labels.subList(0, labels.size() - 1)) + "`: each build's EAR on the same server,"
-                + " restarted between builds, one after the other in one run. Server CPU from `/proc` of the"
+        List<String> refs = labels.stream().filter(label -> !label.contains("#") && !label.equals("this-tree")).toList();
+        long rounds = labels.stream().filter(label -> label.startsWith("this-tree")).count();
+        StringBuilder s = new StringBuilder("\n## Cost per job\n\n" + LocalDate.now() + ", `"
+                + (rounds > 1 ? "COST_ROUNDS=" + rounds + " " : "") + "./bench/run cost " + String.join(" ", refs)
+                + "`: each build's EAR on the same server, restarted between builds, one after the other in one run"
+                + (rounds > 1 ? ", the builds measured " + rounds + " times in turn (#2 the second time; each ratio"
+                        + " against the first build of its own turn)" : "") + ". Server CPU from `/proc` of the"
                 + " server's process, transactions from PostgreSQL's `pg_stat_database` (everything the server"
                 + " commits in the ledger's database, the reconciler's passes included), from the start of each"
                 + " measured phase until its jobs have ended; in brackets the JIT compiler threads' share of that CPU."
@@ -837,7 +842,7 @@ public class Driver {
         double[] last = null;
         for (String label : labels) {
             double[] v = costFigures(label);
-            if (first == null) {
+            if (first == null || startsTurn(label, labels)) {
                 first = v;
             }
             last = v;
@@ -848,6 +853,9 @@ public class Driver {
                     figure(g[1], "%.0f"), figure(g[2], "%.1f"), figure(g[3], "%.1f"), figure(g[4], "%.1f"), v[3],
                     v[3] / first[3], v[4], v[4] / first[4], v[14], v[5], figure(g[5], "%.1f")));
         }
+        if (rounds > 1) {
+            s.append(turnByTurn(labels));
+        }
         s.append("\nThe cold round before it, on each just-deployed server (what this section measured until"
                 + " 2026-12-07, then after a warm-up of only 500 single submissions and a backlog of 2,000):\n\n"
                 + "| build | drain | CPU s / 1,000 jobs | single | CPU s / 1,000 jobs |\n|---|---|---|---|---|\n");
@@ -855,7 +863,7 @@ public class Driver {
         for (String label : labels) {
             double[] v = costFigures(label);
             double[] c = java.util.Arrays.copyOfRange(v, 15, 21);
-            firstCold = firstCold == null ? c : firstCold;
+            firstCold = firstCold == null || startsTurn(label, labels) ? c : firstCold;
             s.append(String.format(Locale.ROOT, "| %s | %.0f/s (%.2f×) | %.2f (%.2f×; JIT %.2f) | %.0f/s (%.2f×)"
                     + " | %.2f (%.2f×; JIT %.2f) |\n", label, c[0], c[0] / firstCold[0], c[1], c[1] / firstCold[1], c[2],
                     c[3], c[3] / firstCold[3], c[4], c[4] / firstCold[4], c[5]));
@@ -868,6 +876,48 @@ public class Driver {
                 100 * last[0] * last[2] / pgTps));
         replaceSection(report, "\n## Cost per job\n", s.toString());
         System.out.println(s);
+    }
+
+    /** True for the first build of a turn after the first ("#2", "#3", ...): the ratios start again from it. */
+    static boolean startsTurn(String label, List<String> labels) {
+        return label.contains("#") && label.substring(0, label.indexOf('#')).equals(labels.get(0));
+    }
+
+    /**
+     * This tree's CPU per job against the first build, turn by turn, and their median; then the same
+     * without the compiler threads, which were still compiling in the measured round.
+     */
+    static String turnByTurn(List<String> labels) throws java.io.IOException {
+        List<Double> drain = new ArrayList<>();
+        List<Double> single = new ArrayList<>();
+        List<Double> drainCompiled = new ArrayList<>();
+        List<Double> singleCompiled = new ArrayList<>();
+        double[] first = null;
+        for (String label : labels) {
+            double[] v = costFigures(label);
+            first = first == null || startsTurn(label, labels) ? v : first;
+            if (label.startsWith("this-tree")) {
+                drain.add(v[1] / first[1]);
+                single.add(v[4] / first[4]);
+                drainCompiled.add((v[1] - v[13]) / (first[1] - first[13]));
+                singleCompiled.add((v[4] - v[14]) / (first[4] - first[14]));
+            }
+        }
+        return String.format(Locale.ROOT, "%nThis tree's CPU per job against %s, turn by turn: drained %s (median"
+                + " %.2f×), single %s (median %.2f×); without the JIT compiler threads' share: drained %s (median"
+                + " %.2f×), single %s (median %.2f×).%n", labels.get(0), ratios(drain), median(drain), ratios(single),
+                median(single), ratios(drainCompiled), median(drainCompiled), ratios(singleCompiled),
+                median(singleCompiled));
+    }
+
+    static String ratios(List<Double> values) {
+        return values.stream().map(v -> String.format(Locale.ROOT, "%.2f×", v)).collect(Collectors.joining(", "));
+    }
+
+    static double median(List<Double> values) {
+        List<Double> sorted = values.stream().sorted().toList();
+        int n = sorted.size();
+        return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
     /** The figures {@link #cost} wrote for one build, in its order. */
