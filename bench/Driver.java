@@ -838,13 +838,10 @@ public class Driver {
                 + " | single `POST /api/jobs`, 2,000 on 8 threads | CPU s / 1,000 jobs | transactions / job"
                 + " | mean submission group |\n"
                 + "|---|---|---|---|---|---|---|---|---|---|---|\n");
-        double[] first = null;
         double[] last = null;
         for (String label : labels) {
             double[] v = costFigures(label);
-            if (first == null || startsTurn(label, labels)) {
-                first = v;
-            }
+            double[] first = firstOfTurn(label, labels);
             last = v;
             double[] g = java.util.Arrays.copyOfRange(v, 6, 12);
             s.append(String.format(Locale.ROOT, "| %s | %.0f/s (%.2f×) | %.0f/s (%.2f×) | %.2f (%.2f×; JIT %.2f) | %.2f"
@@ -859,11 +856,9 @@ public class Driver {
         s.append("\nThe cold round before it, on each just-deployed server (what this section measured until"
                 + " 2026-12-07, then after a warm-up of only 500 single submissions and a backlog of 2,000):\n\n"
                 + "| build | drain | CPU s / 1,000 jobs | single | CPU s / 1,000 jobs |\n|---|---|---|---|---|\n");
-        double[] firstCold = null;
         for (String label : labels) {
-            double[] v = costFigures(label);
-            double[] c = java.util.Arrays.copyOfRange(v, 15, 21);
-            firstCold = firstCold == null || startsTurn(label, labels) ? c : firstCold;
+            double[] c = java.util.Arrays.copyOfRange(costFigures(label), 15, 21);
+            double[] firstCold = java.util.Arrays.copyOfRange(firstOfTurn(label, labels), 15, 21);
             s.append(String.format(Locale.ROOT, "| %s | %.0f/s (%.2f×) | %.2f (%.2f×; JIT %.2f) | %.0f/s (%.2f×)"
                     + " | %.2f (%.2f×; JIT %.2f) |\n", label, c[0], c[0] / firstCold[0], c[1], c[1] / firstCold[1], c[2],
                     c[3], c[3] / firstCold[3], c[4], c[4] / firstCold[4], c[5]));
@@ -878,9 +873,10 @@ public class Driver {
         System.out.println(s);
     }
 
-    /** True for the first build of a turn after the first ("#2", "#3", ...): the ratios start again from it. */
-    static boolean startsTurn(String label, List<String> labels) {
-        return label.contains("#") && label.substring(0, label.indexOf('#')).equals(labels.get(0));
+    /** The figures of the first build in this build's turn ("#2", "#3", ... after the first), which its ratios are against. */
+    static double[] firstOfTurn(String label, List<String> labels) throws java.io.IOException {
+        int turn = label.indexOf('#');
+        return costFigures(labels.get(0) + (turn < 0 ? "" : label.substring(turn)));
     }
 
     /**
@@ -892,10 +888,9 @@ public class Driver {
         List<Double> single = new ArrayList<>();
         List<Double> drainCompiled = new ArrayList<>();
         List<Double> singleCompiled = new ArrayList<>();
-        double[] first = null;
         for (String label : labels) {
             double[] v = costFigures(label);
-            first = first == null || startsTurn(label, labels) ? v : first;
+            double[] first = firstOfTurn(label, labels);
             if (label.startsWith("this-tree")) {
                 drain.add(v[1] / first[1]);
                 single.add(v[4] / first[4]);
